@@ -1,0 +1,22 @@
+// The suites `npm test` runs, in order. Each entry names the command and how to read its
+// result: `check` (exit code only, counts as one test), `node-test` (node:test summary),
+// `cargo` (every "test result:" line summed), `jest` (the "Tests:" line).
+// A suite can be run alone: `npm test -- daemon` (any suite whose name contains the word).
+export const suites = [
+  { name: 'build', cmd: 'npm', args: ['run', 'build'], format: 'check' },
+  { name: 'lint', cmd: 'npm', args: ['run', 'lint'], format: 'check' },
+  {
+    name: 'scripts',
+    cmd: 'node',
+    args: ['--test', '--test-reporter=spec', 'scripts/test/'],
+    format: 'node-test',
+  },
+  { name: 'typecheck', cmd: 'npm', args: ['run', 'typecheck'], format: 'check' },
+  {
+    name: 'native: cargo test',
+    cmd: 'cargo',
+    args: ['test', '--workspace', '--quiet'],
+    format: 'cargo',
+  },
+  { name: 'daemon', cmd: 'npm', args: ['test', '-w', 'daemon'], format: 'node-test' },
+];
