@@ -1,0 +1,252 @@
+// Field schemas shared by sinks, sources, routes and equalizer presets. Every bound, default,
+// description and example lives here once; the entity schemas, the config-file schemas, the API
+// request and response schemas, the TypeScript types and the OpenAPI document all derive from it.
+import {
+  type SchemaOptions,
+  type Static,
+  type TOptional,
+  type TProperties,
+  type TSchema,
+  type TUnsafe,
+  Type,
+} from '@sinclair/typebox';
+
+/** Centre frequencies (Hz) of the 18 equalizer bands b1..b18 (half-octave steps from C2). */
+export const EQ_BAND_FREQUENCIES_HZ = [
+  65.406, 92.499, 130.81, 185.0, 261.63, 369.99, 523.25, 739.99, 1046.5, 1480.0, 2093.0, 2960.0,
+  4186.0, 5919.9, 8372.0, 11840, 16744, 20000,
+] as const;
+export const EQ_BAND_COUNT = 18;
+export const EQ_BAND_KEYS = [
+  'b1',
+  'b2',
+  'b3',
+  'b4',
+  'b5',
+  'b6',
+  'b7',
+  'b8',
+  'b9',
+  'b10',
+  'b11',
+  'b12',
+  'b13',
+  'b14',
+  'b15',
+  'b16',
+  'b17',
+  'b18',
+] as const;
+export type EqBandKey = (typeof EQ_BAND_KEYS)[number];
+
+export const VOLUME_MIN = 0;
+export const VOLUME_MAX = 1;
+export const DELAY_MIN_MS = 0;
+export const DELAY_MAX_MS = 5000;
+export const EQ_GAIN_MIN = 0;
+export const EQ_GAIN_MAX = 2;
+export const DEFAULT_SINK_PORT = 4010;
+export const DEFAULT_VNC_PORT = 5900;
+export const SAMPLE_RATES = [44100, 48000, 88200, 96000, 192000] as const;
+export const BIT_DEPTHS = [16, 24, 32] as const;
+export const CHANNEL_LAYOUTS = [
+  'mono',
+  'stereo',
+  'quad',
+  'surround',
+  '3.1',
+  '4.0',
+  '5.1',
+  '5.1(side)',
+  '7.1',
+] as const;
+
+/**
+ * A value that may also be null, as a JSON Schema type array (`["string", "null"]`): a
+ * validation error stays one line instead of an anyOf cascade, and defaults inside an object
+ * still apply (ajv ignores defaults under anyOf). References become `anyOf: [schema, null]`.
+ */
+export function Nullable<T extends TSchema>(
+  schema: T,
+  options: SchemaOptions = {},
+): TUnsafe<Static<T> | null> {
+  const { type, ...rest } = schema as TSchema & { type?: unknown };
+  if (typeof type === 'string') {
+    return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'], ...options });
+  }
+  return Type.Unsafe<Static<T> | null>({ anyOf: [schema, { type: 'null' }], ...options });
+}
+
+/** An integer that must be one of `values` (a plain `enum`, so errors list the allowed values). */
+export function IntegerEnum<const V extends readonly number[]>(
+  values: V,
+  options: SchemaOptions = {},
+): TUnsafe<V[number]> {
+  return Type.Unsafe<V[number]>({ type: 'integer', enum: [...values], ...options });
+}
+
+/** A string that must be one of `values`. */
+export function StringEnum<const V extends readonly string[]>(
+  values: V,
+  options: SchemaOptions = {},
+): TUnsafe<V[number]> {
+  return Type.Unsafe<V[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+/** The rules of a name, to build name-valued fields with their own description. */
+export const nameRules = {
+  minLength: 1,
+  maxLength: 64,
+  // No slash (names are URL path segments), no control characters, no surrounding spaces.
+  pattern: '^[^\\s/\\x00-\\x1f\\x7f]([^/\\x00-\\x1f\\x7f]*[^\\s/\\x00-\\x1f\\x7f])?$',
+  'x-rule': '1 to 64 characters, no "/", no control characters, no leading or trailing spaces',
+} as const;
+
+export const Name = Type.String({
+  ...nameRules,
+  description:
+    'Unique name within its kind (sinks, sources, routes, equalizer presets). Used in URLs and ' +
+    'referenced by routes and group members; renaming rewrites those references.',
+  examples: ['Living Room'],
+});
+
+export const ConfigId = Type.String({
+  format: 'uuid',
+  description:
+    'Persistent unique id (UUID) of this entry, generated when it is created and never changed ' +
+    'by updates or renames. Survives IP address and hostname changes.',
+  examples: ['0b6e5f0c-3f5c-4a8e-9a63-2f1f8c2f7d11'],
+});
+
+export const IpAddress = Type.String({
+  format: 'ip',
+  description: 'IPv4 or IPv6 address.',
+  examples: ['192.168.1.50'],
+});
+
+export const Volume = Type.Number({
+  minimum: VOLUME_MIN,
+  maximum: VOLUME_MAX,
+  description:
+    'Linear gain from 0.0 (silent) to 1.0 (unchanged). Multiplied with the volume of every ' +
+    'other level on the path (source, source group, route, sink group, sink).',
+  examples: [0.8],
+});
+
+export const Delay = Type.Integer({
+  minimum: DELAY_MIN_MS,
+  maximum: DELAY_MAX_MS,
+  description:
+    'Delay in milliseconds (0 to 5000) added at this level, for synchronising rooms. Delays of ' +
+    'all levels on a path add up (the total is capped at 5000 ms).',
+  examples: [0],
+});
+
+export const Enabled = Type.Boolean({
+  description:
+    'Whether audio flows through this entry. Disabled entries drop every path through them.',
+  examples: [true],
+});
+
+export const IsGroup = Type.Boolean({
+  description:
+    'True for a group: a named set of other entries of the same kind (group_members), managed ' +
+    'as one unit. Groups may contain groups, to any depth, but not themselves.',
+  examples: [false],
+});
+
+export const GroupMembers = Type.Array(Name, {
+  uniqueItems: true,
+  description:
+    'Names of the members of a group (entries of the same kind, real or groups). Must be empty ' +
+    'unless is_group is true.',
+  examples: [[]],
+});
+
+function band(index: number): ReturnType<typeof Type.Number> {
+  const hz = EQ_BAND_FREQUENCIES_HZ[index - 1]!;
+  return Type.Number({
+    minimum: EQ_GAIN_MIN,
+    maximum: EQ_GAIN_MAX,
+    description: `Gain of band ${index} (centre ${hz} Hz): 0.0 cuts it, 1.0 is flat, 2.0 boosts it.`,
+    examples: [1],
+  });
+}
+
+const bandProperties = {
+  b1: band(1),
+  b2: band(2),
+  b3: band(3),
+  b4: band(4),
+  b5: band(5),
+  b6: band(6),
+  b7: band(7),
+  b8: band(8),
+  b9: band(9),
+  b10: band(10),
+  b11: band(11),
+  b12: band(12),
+  b13: band(13),
+  b14: band(14),
+  b15: band(15),
+  b16: band(16),
+  b17: band(17),
+  b18: band(18),
+};
+export type BandProperties = typeof bandProperties;
+
+export const FLAT_EQUALIZER: Readonly<Record<EqBandKey, number>> = Object.freeze(
+  Object.fromEntries(EQ_BAND_KEYS.map((k) => [k, 1])) as Record<EqBandKey, number>,
+);
+
+const equalizerDescription =
+  'An 18-band equalizer: one linear gain per band, 0.0 to 2.0, 1.0 flat. Equalizers of all ' +
+  'levels on a path multiply band by band.';
+
+/** All 18 bands, each required (the form of a stored entity and of a response). */
+export const Equalizer = Type.Object(withDefaults(bandProperties, FLAT_EQUALIZER), {
+  $id: 'Equalizer',
+  title: 'Equalizer',
+  additionalProperties: false,
+  description: equalizerDescription,
+});
+export type Equalizer = Static<typeof Equalizer>;
+
+/** Bands may be left out; they default to 1.0 (flat). Used in create bodies and config files. */
+export const EqualizerInput = Type.Object(optionalWithDefaults(bandProperties, FLAT_EQUALIZER), {
+  additionalProperties: false,
+  description: `${equalizerDescription} Bands left out are 1.0 (flat).`,
+  default: FLAT_EQUALIZER,
+});
+
+/** Bands left out keep their current value. Used in partial updates. */
+export const EqualizerPatch = Type.Partial(Type.Object(bandProperties), {
+  additionalProperties: false,
+  description: `${equalizerDescription} Bands left out keep their current value.`,
+});
+
+/** Copies each property schema with its default value annotated (documentation and ajv). */
+export function withDefaults<T extends TProperties>(
+  properties: T,
+  defaults: { readonly [K in keyof T]?: unknown },
+): T {
+  const out: TProperties = {};
+  for (const [key, schema] of Object.entries(properties)) {
+    out[key] = key in defaults ? { ...schema, default: defaults[key] } : schema;
+  }
+  return out as T;
+}
+
+export type OptionalProperties<T extends TProperties> = { [K in keyof T]: TOptional<T[K]> };
+
+/** Every property optional, with its default filled in by validation when it is left out. */
+export function optionalWithDefaults<T extends TProperties>(
+  properties: T,
+  defaults: { readonly [K in keyof T]?: unknown },
+): OptionalProperties<T> {
+  const out: TProperties = {};
+  for (const [key, schema] of Object.entries(withDefaults(properties, defaults))) {
+    out[key] = Type.Optional(schema);
+  }
+  return out as OptionalProperties<T>;
+}

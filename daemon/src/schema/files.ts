@@ -1,0 +1,79 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { EqualizerPreset, EqualizerPresetInput } from './equalizer-preset.js';
+import { Route, RouteInput } from './route.js';
+import { Sink, SinkInput } from './sink.js';
+import { Source, SourceInput } from './source.js';
+
+/** config.yaml: sinks, sources and routes. Fields left out of an entry take their defaults. */
+export const ConfigFile = Type.Object(
+  {
+    sinks: Type.Array(Type.Ref(SinkInput), { default: [], description: 'Sinks and sink groups.' }),
+    sources: Type.Array(Type.Ref(SourceInput), {
+      default: [],
+      description: 'Sources and source groups.',
+    }),
+    routes: Type.Array(Type.Ref(RouteInput), { default: [], description: 'Routes.' }),
+  },
+  {
+    $id: 'ConfigFile',
+    title: 'ConfigFile',
+    additionalProperties: false,
+    description: 'The contents of config.yaml.',
+  },
+);
+export type ConfigFile = Static<typeof ConfigFile>;
+
+/** equalizers.yaml: named presets. */
+export const EqualizersFile = Type.Object(
+  {
+    equalizers: Type.Array(Type.Ref(EqualizerPresetInput), {
+      default: [],
+      description: 'Named equalizer presets.',
+    }),
+  },
+  {
+    $id: 'EqualizersFile',
+    title: 'EqualizersFile',
+    additionalProperties: false,
+    description: 'The contents of equalizers.yaml.',
+  },
+);
+export type EqualizersFile = Static<typeof EqualizersFile>;
+
+/** The whole configuration as the daemon holds it: every entry complete. */
+export const Config = Type.Object(
+  {
+    sinks: Type.Array(Type.Ref(Sink)),
+    sources: Type.Array(Type.Ref(Source)),
+    routes: Type.Array(Type.Ref(Route)),
+    equalizers: Type.Array(Type.Ref(EqualizerPreset)),
+  },
+  {
+    $id: 'Config',
+    title: 'Config',
+    additionalProperties: false,
+    description: 'The whole configuration: sinks, sources, routes and equalizer presets.',
+  },
+);
+export type Config = Static<typeof Config>;
+
+/** What /ws/config pushes on connect and after every change. */
+export const ConfigMessage = Type.Object(
+  {
+    type: Type.Literal('config'),
+    revision: Type.Integer({
+      minimum: 1,
+      description: 'Increases by one with every change since the daemon started.',
+    }),
+    config: Type.Ref(Config),
+  },
+  {
+    $id: 'ConfigMessage',
+    title: 'ConfigMessage',
+    additionalProperties: false,
+    description:
+      'The full configuration and its revision, sent by /ws/config on connect and after every ' +
+      'change (API call or reloaded hand edit).',
+  },
+);
+export type ConfigMessage = Static<typeof ConfigMessage>;

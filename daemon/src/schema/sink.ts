@@ -1,0 +1,174 @@
+import { type Static, Type } from '@sinclair/typebox';
+import {
+  BIT_DEPTHS,
+  CHANNEL_LAYOUTS,
+  ConfigId,
+  DEFAULT_SINK_PORT,
+  DELAY_MAX_MS,
+  DELAY_MIN_MS,
+  Delay,
+  Enabled,
+  Equalizer,
+  EqualizerInput,
+  EqualizerPatch,
+  FLAT_EQUALIZER,
+  GroupMembers,
+  IntegerEnum,
+  IpAddress,
+  IsGroup,
+  Name,
+  Nullable,
+  optionalWithDefaults,
+  SAMPLE_RATES,
+  StringEnum,
+  Volume,
+  withDefaults,
+} from './common.js';
+
+export const SINK_PROTOCOLS = ['scream', 'rtp', 'tcp'] as const;
+
+export const portRules = { minimum: 1, maximum: 65535 } as const;
+export const Port = Type.Integer({ ...portRules, examples: [DEFAULT_SINK_PORT] });
+
+const fields = {
+  name: Name,
+  ip: Nullable(IpAddress, {
+    description: 'Address the audio is sent to. Null for groups and for sinks not yet placed.',
+    examples: ['192.168.1.50'],
+  }),
+  port: Nullable(Port, {
+    description: 'UDP (or TCP) port the audio is sent to. Scream receivers listen on 4010.',
+  }),
+  protocol: StringEnum(SINK_PROTOCOLS, {
+    description:
+      'How audio is sent: scream (Scream over UDP, 1152-byte payloads), rtp (RTP L16/L24, ' +
+      'RTCP on port+1) or tcp (raw PCM over TCP).',
+    examples: ['scream'],
+  }),
+  is_group: IsGroup,
+  enabled: Enabled,
+  group_members: GroupMembers,
+  volume: Volume,
+  bit_depth: IntegerEnum(BIT_DEPTHS, {
+    description: 'Bits per sample sent to the sink: 16, 24 or 32.',
+    examples: [16],
+  }),
+  sample_rate: IntegerEnum(SAMPLE_RATES, {
+    description: 'Sample rate sent to the sink, in Hz.',
+    examples: [48000],
+  }),
+  channels: Type.Integer({
+    minimum: 1,
+    maximum: 8,
+    description: 'Number of channels sent to the sink (1 to 8).',
+    examples: [2],
+  }),
+  channel_layout: StringEnum(CHANNEL_LAYOUTS, {
+    description: 'Speaker positions of the channels, as ffmpeg names them.',
+    examples: ['stereo'],
+  }),
+  delay: Delay,
+  volume_normalization: Type.Boolean({
+    description: 'Level out loud and quiet passages before the audio leaves for this sink.',
+    examples: [false],
+  }),
+  time_sync: Type.Boolean({
+    description: 'Synchronise playback with other sinks by timestamp. Not implemented yet.',
+    examples: [false],
+  }),
+  time_sync_delay: Type.Integer({
+    minimum: DELAY_MIN_MS,
+    maximum: DELAY_MAX_MS,
+    description: 'Extra delay in milliseconds used by time synchronisation. Not implemented yet.',
+    examples: [0],
+  }),
+};
+
+export const SINK_DEFAULTS = {
+  ip: null,
+  port: DEFAULT_SINK_PORT,
+  protocol: 'scream',
+  is_group: false,
+  enabled: true,
+  group_members: [],
+  volume: 1,
+  bit_depth: 16,
+  sample_rate: 48000,
+  channels: 2,
+  channel_layout: 'stereo',
+  delay: 0,
+  volume_normalization: false,
+  time_sync: false,
+  time_sync_delay: 0,
+} as const;
+
+const example = {
+  config_id: '0b6e5f0c-3f5c-4a8e-9a63-2f1f8c2f7d11',
+  name: 'Living Room',
+  ...SINK_DEFAULTS,
+  ip: '192.168.1.50',
+  volume: 0.8,
+  equalizer: FLAT_EQUALIZER,
+};
+
+const { name, ...rest } = fields;
+
+/** A sink as stored and as returned by the API: every field present. */
+export const Sink = Type.Object(
+  {
+    config_id: ConfigId,
+    name,
+    ...withDefaults(rest, SINK_DEFAULTS),
+    equalizer: Type.Ref(Equalizer),
+  },
+  {
+    $id: 'Sink',
+    title: 'Sink',
+    additionalProperties: false,
+    description:
+      'A destination for audio (a Scream receiver, a Raspberry Pi, an ESP32 with a DAC, a ' +
+      'network speaker), or a group of sinks.',
+    examples: [example],
+  },
+);
+export type Sink = Static<typeof Sink>;
+
+/** A new sink (API body) or a sink in config.yaml: only the name is required. */
+export const SinkInput = Type.Object(
+  {
+    config_id: Type.Optional(ConfigId),
+    name,
+    ...optionalWithDefaults(rest, SINK_DEFAULTS),
+    equalizer: Type.Optional(EqualizerInput),
+  },
+  {
+    $id: 'SinkInput',
+    title: 'SinkInput',
+    additionalProperties: false,
+    description:
+      'A sink to add. Only name is required; every other field takes its default. config_id ' +
+      'is generated unless given.',
+    examples: [{ name: 'Kitchen', ip: '192.168.1.51' }],
+  },
+);
+export type SinkInput = Static<typeof SinkInput>;
+
+/** A partial update: fields left out keep their value. */
+export const SinkPatch = Type.Object(
+  {
+    config_id: Type.Optional(ConfigId),
+    ...Type.Partial(Type.Object(fields)).properties,
+    equalizer: Type.Optional(EqualizerPatch),
+  },
+  {
+    $id: 'SinkPatch',
+    title: 'SinkPatch',
+    additionalProperties: false,
+    description:
+      'Fields to change; fields left out keep their value. Changing name renames the sink and ' +
+      'rewrites the groups and routes that name it. config_id cannot change (it may be sent ' +
+      'if equal).',
+    examples: [{ volume: 0.5 }, { name: 'Lounge' }],
+  },
+);
+export type SinkPatch = Static<typeof SinkPatch>;

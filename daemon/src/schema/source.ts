@@ -1,0 +1,200 @@
+import { type Static, Type } from '@sinclair/typebox';
+import {
+  ConfigId,
+  DEFAULT_VNC_PORT,
+  Delay,
+  Enabled,
+  Equalizer,
+  EqualizerInput,
+  EqualizerPatch,
+  FLAT_EQUALIZER,
+  GroupMembers,
+  IntegerEnum,
+  IpAddress,
+  IsGroup,
+  Name,
+  Nullable,
+  optionalWithDefaults,
+  SAMPLE_RATES,
+  StringEnum,
+  Volume,
+  withDefaults,
+} from './common.js';
+import { Port, portRules } from './sink.js';
+
+export const RTP_FORMATS = ['S16BE', 'L16', 'S16LE', 'L24', 'S24BE'] as const;
+export const DEFAULT_RTP_PORT = 40000;
+
+const rtpFields = {
+  listen_ip: Nullable(IpAddress, {
+    description: 'Address to listen on: a local or multicast address; null listens on all.',
+    examples: [null],
+  }),
+  port: Type.Integer({
+    ...portRules,
+    description: 'UDP port the RTP stream arrives on (RTCP uses port + 1).',
+    examples: [DEFAULT_RTP_PORT],
+  }),
+  format: StringEnum(RTP_FORMATS, {
+    description:
+      'Payload format: S16BE (= L16, recommended), S16LE, L24 (= S24BE). Big-endian unless named LE.',
+    examples: ['S16BE'],
+  }),
+  sample_rate: IntegerEnum(SAMPLE_RATES, {
+    description: 'Sample rate of the stream in Hz.',
+    examples: [48000],
+  }),
+  channels: Type.Integer({
+    minimum: 1,
+    maximum: 8,
+    description: 'Channels in the stream.',
+    examples: [2],
+  }),
+  payload_type: Nullable(Type.Integer({ minimum: 0, maximum: 127 }), {
+    description: 'RTP payload type to accept; null accepts any.',
+    examples: [null],
+  }),
+  time_sync: Type.Boolean({
+    description: 'Use RTCP sender reports for timing.',
+    examples: [false],
+  }),
+  sap: Type.Boolean({
+    description: 'Take format and address from SAP announcements when they appear.',
+    examples: [false],
+  }),
+};
+
+export const RTP_DEFAULTS = {
+  listen_ip: null,
+  port: DEFAULT_RTP_PORT,
+  format: 'S16BE',
+  sample_rate: 48000,
+  channels: 2,
+  payload_type: null,
+  time_sync: false,
+  sap: false,
+} as const;
+
+const rtpDescription =
+  'RTP reception settings for a source that arrives as RTP rather than Scream; null for ' +
+  'Scream sources.';
+
+export const RtpSettings = Type.Object(withDefaults(rtpFields, RTP_DEFAULTS), {
+  additionalProperties: false,
+  description: rtpDescription,
+});
+export type RtpSettings = Static<typeof RtpSettings>;
+
+const RtpSettingsInput = Type.Object(optionalWithDefaults(rtpFields, RTP_DEFAULTS), {
+  additionalProperties: false,
+  description: `${rtpDescription} Fields left out take their defaults.`,
+});
+
+const fields = {
+  name: Name,
+  ip: Nullable(IpAddress, {
+    description:
+      'Address the audio comes from (the sender). Incoming streams are matched by ip and/or tag.',
+    examples: ['192.168.1.10'],
+  }),
+  tag: Nullable(Type.String({ minLength: 1, maxLength: 128 }), {
+    description:
+      'Stream tag to match, for senders that tag their streams (per-application Scream, ' +
+      'plugins). Null matches by ip alone.',
+    examples: [null],
+  }),
+  is_group: IsGroup,
+  enabled: Enabled,
+  group_members: GroupMembers,
+  volume: Volume,
+  delay: Delay,
+  vnc_ip: Nullable(IpAddress, {
+    description:
+      'Host that receives media commands (play, next, previous) on UDP port 9999 and offers VNC.',
+    examples: ['192.168.1.10'],
+  }),
+  vnc_port: Nullable(Port, { description: 'VNC port of vnc_ip.', examples: [DEFAULT_VNC_PORT] }),
+};
+
+export const SOURCE_DEFAULTS = {
+  ip: null,
+  tag: null,
+  is_group: false,
+  enabled: true,
+  group_members: [],
+  volume: 1,
+  delay: 0,
+  vnc_ip: null,
+  vnc_port: DEFAULT_VNC_PORT,
+} as const;
+
+const { name, ...rest } = fields;
+
+export const Source = Type.Object(
+  {
+    config_id: ConfigId,
+    name,
+    ...withDefaults(rest, SOURCE_DEFAULTS),
+    equalizer: Type.Ref(Equalizer),
+    rtp: Nullable(RtpSettings, { default: null }),
+  },
+  {
+    $id: 'Source',
+    title: 'Source',
+    additionalProperties: false,
+    description:
+      'A sender of audio (a PC with a Scream driver, an RTP sender, an ESP32, a container), or ' +
+      'a group of sources.',
+    examples: [
+      {
+        config_id: '5d0c1c43-6a55-4a43-9b5e-0d3a1b0f2f4a',
+        name: 'Desktop PC',
+        ...SOURCE_DEFAULTS,
+        ip: '192.168.1.10',
+        vnc_ip: '192.168.1.10',
+        equalizer: FLAT_EQUALIZER,
+        rtp: null,
+      },
+    ],
+  },
+);
+export type Source = Static<typeof Source>;
+
+export const SourceInput = Type.Object(
+  {
+    config_id: Type.Optional(ConfigId),
+    name,
+    ...optionalWithDefaults(rest, SOURCE_DEFAULTS),
+    equalizer: Type.Optional(EqualizerInput),
+    rtp: Type.Optional(Nullable(RtpSettingsInput, { default: null })),
+  },
+  {
+    $id: 'SourceInput',
+    title: 'SourceInput',
+    additionalProperties: false,
+    description:
+      'A source to add. Only name is required; every other field takes its default. config_id ' +
+      'is generated unless given.',
+    examples: [{ name: 'Desktop PC', ip: '192.168.1.10' }],
+  },
+);
+export type SourceInput = Static<typeof SourceInput>;
+
+export const SourcePatch = Type.Object(
+  {
+    config_id: Type.Optional(ConfigId),
+    ...Type.Partial(Type.Object(fields)).properties,
+    equalizer: Type.Optional(EqualizerPatch),
+    rtp: Type.Optional(Nullable(RtpSettingsInput)),
+  },
+  {
+    $id: 'SourcePatch',
+    title: 'SourcePatch',
+    additionalProperties: false,
+    description:
+      'Fields to change; fields left out keep their value (rtp is replaced as a whole). ' +
+      'Changing name renames the source and rewrites the groups and routes that name it.',
+    examples: [{ volume: 0.5 }],
+  },
+);
+export type SourcePatch = Static<typeof SourcePatch>;
