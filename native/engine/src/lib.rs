@@ -5,10 +5,14 @@
 //! and the runtime with its own threads and sockets ([`engine`]). JavaScript is never on the
 //! per-packet path: the napi binding only starts, configures, reads stats and stops.
 
+pub mod drift;
+pub mod jitter;
 pub mod packet;
 pub mod pcm;
+pub mod reader;
 pub mod rtcp;
 pub mod rtp;
 pub mod scream;
 pub mod sdp;
 pub mod tagged;
+pub mod timeline;

@@ -1,0 +1,425 @@
+//! Per-source receive side: places packets on the source's [`Timeline`] (RTP by timestamp, so
+//! reordering and loss fall out of the positions; Scream as a byte stream), counts what
+//! happened, and feeds the [`DriftEstimator`]. The jitter buffer's *target* (how much audio
+//! paths keep queued) is fixed or adapts to the measured jitter within 20-200 ms.
+
+use crate::drift::DriftEstimator;
+use crate::pcm;
+use crate::timeline::{Timeline, WriteOutcome};
+use tributary_dsp::sample_format::SampleFormat;
+
+/// Positions start here so "before the first packet" is still a valid unsigned position.
+pub const ORIGIN: u64 = 1 << 40;
+/// A timestamp or sequence jump larger than this restarts the stream mapping.
+const RESYNC_SECONDS: f64 = 2.0;
+const RESYNC_SEQUENCE: u64 = 3000;
+
+/// How the jitter buffer sizes itself.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JitterConfig {
+    /// Track measured jitter (true) or hold `min_ms` (false).
+    pub adaptive: bool,
+    /// The fixed target, or the adaptive floor (20-200 ms).
+    pub min_ms: f64,
+    /// The adaptive ceiling (20-200 ms).
+    pub max_ms: f64,
+}
+
+impl Default for JitterConfig {
+    /// Low latency: adaptive from 20 ms up to 200 ms.
+    fn default() -> Self {
+        Self {
+            adaptive: true,
+            min_ms: 20.0,
+            max_ms: 200.0,
+        }
+    }
+}
+
+impl JitterConfig {
+    /// Clamps both bounds to 20-200 ms with `min <= max`.
+    pub fn clamped(self) -> Self {
+        let min_ms = self.min_ms.clamp(20.0, 200.0);
+        Self {
+            adaptive: self.adaptive,
+            min_ms,
+            max_ms: self.max_ms.clamp(min_ms, 200.0),
+        }
+    }
+}
+
+/// Counters a source accumulates (the engine copies them into its shared stats).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub packets: u64,
+    pub bytes: u64,
+    pub lost: u64,
+    pub late: u64,
+    pub reordered: u64,
+    pub duplicates: u64,
+    pub resyncs: u64,
+}
+
+/// A source's receive state and buffer. Allocated once per source; ingest never allocates.
+pub struct SourceBuffer {
+    pub timeline: Timeline,
+    pub drift: DriftEstimator,
+    pub counters: Counters,
+    /// The position zero-delay paths are reading now (set by the engine after each render).
+    pub play_pos: u64,
+    pub last_arrival_s: f64,
+    rate: u32,
+    config: JitterConfig,
+    packet_frames: u64,
+    /// RTP: highest extended sequence number and the timestamp-to-position mapping.
+    highest_seq: Option<u64>,
+    last_ext_ts: u64,
+    ts_offset: i64,
+    /// Scream: next position and the bytes of an incomplete frame carried to the next packet.
+    next_pos: u64,
+    partial: [u8; 32],
+    partial_len: usize,
+    /// Origin of the drift estimator's position axis.
+    drift_origin: u64,
+    scratch: Vec<f32>,
+}
+
+/// Samples of the largest packet decoded at once (1500 bytes of 16-bit audio).
+const MAX_PACKET_SAMPLES: usize = 1024;
+
+impl SourceBuffer {
+    /// A buffer for `channels` at `rate` keeping `capacity_s` seconds (jitter + timeshift).
+    pub fn new(rate: u32, channels: usize, capacity_s: f64, config: JitterConfig) -> Self {
+        let capacity = (capacity_s.max(0.5) * f64::from(rate)).ceil() as usize;
+        Self {
+            timeline: Timeline::new(channels, capacity),
+            drift: DriftEstimator::new(rate),
+            counters: Counters::default(),
+            play_pos: ORIGIN,
+            last_arrival_s: f64::NEG_INFINITY,
+            rate,
+            config: config.clamped(),
+            packet_frames: 0,
+            highest_seq: None,
+            last_ext_ts: 0,
+            ts_offset: 0,
+            next_pos: ORIGIN,
+            partial: [0; 32],
+            partial_len: 0,
+            drift_origin: ORIGIN,
+            scratch: vec![0.0; MAX_PACKET_SAMPLES + 32],
+        }
+        .with_timeline_at(ORIGIN)
+    }
+
+    fn with_timeline_at(mut self, position: u64) -> Self {
+        self.timeline.reset(position);
+        self
+    }
+
+    pub fn rate(&self) -> u32 {
+        self.rate
+    }
+
+    pub fn channels(&self) -> usize {
+        self.timeline.channels()
+    }
+
+    pub fn set_config(&mut self, config: JitterConfig) {
+        self.config = config.clamped();
+    }
+
+    /// How many frames paths should keep queued now.
+    pub fn target_frames(&self) -> f64 {
+        let ms = if self.config.adaptive {
+            let packet_ms = self.packet_frames as f64 * 1000.0 / f64::from(self.rate);
+            (packet_ms + 4.0 * self.drift.jitter_s() * 1000.0)
+                .clamp(self.config.min_ms, self.config.max_ms)
+        } else {
+            self.config.min_ms
+        };
+        ms * f64::from(self.rate) / 1000.0
+    }
+
+    /// Whether a packet arrived within the last 200 ms.
+    pub fn is_active(&self, now_s: f64) -> bool {
+        now_s - self.last_arrival_s < 0.2
+    }
+
+    /// Audio buffered ahead of the zero-delay play position, in milliseconds.
+    pub fn level_ms(&self) -> f64 {
+        (self.timeline.write_head() as f64 - self.play_pos as f64) * 1000.0 / f64::from(self.rate)
+    }
+
+    /// Where a restarted stream should land: after what was written and at least a target
+    /// ahead of what is playing.
+    fn resync_position(&self) -> u64 {
+        self.timeline
+            .write_head()
+            .max(self.play_pos + self.target_frames() as u64)
+    }
+
+    /// An RTP packet's payload.
+    pub fn push_rtp(
+        &mut self,
+        sequence: u16,
+        timestamp: u32,
+        payload: &[u8],
+        encoding: SampleFormat,
+        arrival_s: f64,
+    ) {
+        let frame_bytes = encoding.bytes_per_sample() * self.channels();
+        let frames = (payload.len() / frame_bytes) as u64;
+        if frames == 0 {
+            return;
+        }
+        self.count_packet(payload.len(), frames, arrival_s);
+        // Extend sequence and timestamp across wraps, relative to the newest seen.
+        let (ext_seq, ext_ts) = match self.highest_seq {
+            None => (
+                1 << 32 | u64::from(sequence),
+                1 << 40 | u64::from(timestamp),
+            ),
+            Some(high) => (
+                extend(high, u64::from(sequence), 16),
+                extend(self.last_ext_ts, u64::from(timestamp), 32),
+            ),
+        };
+        let restart = match self.highest_seq {
+            None => true,
+            Some(high) => {
+                let seq_jump = ext_seq.abs_diff(high) > RESYNC_SEQUENCE;
+                let ts_jump = ext_ts.abs_diff(self.last_ext_ts) as f64
+                    > RESYNC_SECONDS * f64::from(self.rate);
+                seq_jump || ts_jump
+            }
+        };
+        if restart {
+            if self.highest_seq.is_some() {
+                self.counters.resyncs += 1;
+            }
+            let at = self.resync_position();
+            self.ts_offset = at as i64 - ext_ts as i64;
+            self.highest_seq = Some(ext_seq);
+            self.last_ext_ts = ext_ts;
+            self.drift_origin = at;
+            self.drift.restart();
+        } else if let Some(high) = self.highest_seq {
+            if ext_seq > high {
+                self.counters.lost += ext_seq - high - 1;
+                self.highest_seq = Some(ext_seq);
+                self.last_ext_ts = ext_ts;
+            } else if ext_seq < high {
+                self.counters.reordered += 1;
+                self.counters.lost = self.counters.lost.saturating_sub(1);
+            }
+        }
+        let position = (ext_ts as i64 + self.ts_offset) as u64;
+        if position + frames <= self.play_pos {
+            self.counters.late += 1;
+            // A sender that restarted without jumping its clock lands far in the past.
+            if self.play_pos - position > (0.2 * f64::from(self.rate)) as u64
+                && ext_seq >= self.highest_seq.unwrap_or(0)
+            {
+                self.highest_seq = None;
+            }
+            return;
+        }
+        if !restart && ext_seq == self.highest_seq.unwrap_or(0) {
+            self.drift
+                .observe(arrival_s, position + frames - self.drift_origin);
+        }
+        self.write_decoded(position, encoding, payload);
+    }
+
+    /// A Scream payload (a byte stream of little-endian PCM).
+    pub fn push_scream(&mut self, payload: &[u8], encoding: SampleFormat, arrival_s: f64) {
+        let frame_bytes = encoding.bytes_per_sample() * self.channels();
+        let frames = ((self.partial_len + payload.len()) / frame_bytes) as u64;
+        self.count_packet(payload.len(), frames, arrival_s);
+        if self.next_pos < self.play_pos {
+            // The sender paused (or just started): start again a target ahead of playback.
+            let at = self.resync_position();
+            self.next_pos = at;
+            self.partial_len = 0;
+            self.drift_origin = at;
+            self.drift.restart();
+        }
+        // Complete the frame left over from the previous packet.
+        let mut rest = payload;
+        if self.partial_len > 0 {
+            let need = frame_bytes - self.partial_len;
+            let take = need.min(rest.len());
+            self.partial[self.partial_len..self.partial_len + take].copy_from_slice(&rest[..take]);
+            self.partial_len += take;
+            rest = &rest[take..];
+            if self.partial_len == frame_bytes {
+                let frame = self.partial;
+                let pos = self.next_pos;
+                self.write_decoded(pos, encoding, &frame[..frame_bytes]);
+                self.next_pos += 1;
+                self.partial_len = 0;
+            }
+        }
+        let whole = rest.len() / frame_bytes * frame_bytes;
+        if whole > 0 {
+            let pos = self.next_pos;
+            self.write_decoded(pos, encoding, &rest[..whole]);
+            self.next_pos += (whole / frame_bytes) as u64;
+        }
+        let tail = &rest[whole..];
+        self.partial[self.partial_len..self.partial_len + tail.len()].copy_from_slice(tail);
+        self.partial_len += tail.len();
+        self.drift
+            .observe(arrival_s, self.next_pos - self.drift_origin);
+    }
+
+    fn count_packet(&mut self, bytes: usize, frames: u64, arrival_s: f64) {
+        self.counters.packets += 1;
+        self.counters.bytes += bytes as u64;
+        self.packet_frames = frames;
+        self.last_arrival_s = arrival_s;
+    }
+
+    fn write_decoded(&mut self, position: u64, encoding: SampleFormat, bytes: &[u8]) {
+        let channels = self.channels();
+        let mut position = position;
+        // Decode in chunks of whole frames that fit the scratch buffer.
+        let chunk_frames = MAX_PACKET_SAMPLES / channels;
+        let frame_bytes = encoding.bytes_per_sample() * channels;
+        for chunk in bytes.chunks(chunk_frames * frame_bytes) {
+            let n = pcm::decode_into(encoding, chunk, &mut self.scratch);
+            let n = n / channels * channels;
+            match self.timeline.write(position, &self.scratch[..n]) {
+                WriteOutcome::Duplicate => self.counters.duplicates += 1,
+                WriteOutcome::TooOld => self.counters.late += 1,
+                _ => {}
+            }
+            position += (n / channels) as u64;
+        }
+    }
+}
+
+/// Extends a `bits`-wide counter value to 64 bits, choosing the wrap closest to `reference`.
+fn extend(reference: u64, value: u64, bits: u32) -> u64 {
+    let modulus = 1u64 << bits;
+    let base = reference & !(modulus - 1);
+    let candidates = [
+        base.wrapping_sub(modulus) | value,
+        base | value,
+        (base + modulus) | value,
+    ];
+    candidates
+        .into_iter()
+        .min_by_key(|c| c.abs_diff(reference))
+        .unwrap_or(base | value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn l16(frames: usize, value: i16) -> Vec<u8> {
+        (0..frames * 2).flat_map(|_| value.to_be_bytes()).collect()
+    }
+
+    #[test]
+    fn extends_across_wraps() {
+        assert_eq!(extend(0x1_ffff, 0x0001, 16), 0x2_0001);
+        assert_eq!(extend(0x2_0001, 0xffff, 16), 0x1_ffff);
+        assert_eq!(extend(0x5_0000_0010, 0xffff_fff0, 32), 0x4_ffff_fff0);
+    }
+
+    #[test]
+    fn counts_loss_reordering_and_late_packets() {
+        let mut s = SourceBuffer::new(48_000, 2, 1.0, JitterConfig::default());
+        let mut t = 0.0;
+        let send = |s: &mut SourceBuffer, seq: u16, t: f64| {
+            s.push_rtp(
+                seq,
+                u32::from(seq.wrapping_sub(65_530)) * 288,
+                &l16(288, 1000),
+                SampleFormat::S16Be,
+                t,
+            )
+        };
+        for seq in [65_530u16, 65_531, 65_533, 65_532, 65_535, 0, 1] {
+            t += 0.006;
+            send(&mut s, seq, t);
+        }
+        assert_eq!(s.counters.packets, 7);
+        assert_eq!(s.counters.reordered, 1);
+        assert_eq!(s.counters.lost, 1, "65534 never came");
+        let start = s.timeline.write_head() - 288 * 8;
+        assert_eq!(s.timeline.present_run(start, 10_000), 288 * 4);
+        // A packet the playhead already passed is late.
+        s.play_pos = s.timeline.write_head();
+        send(&mut s, 65_534, t);
+        assert_eq!(s.counters.late, 1);
+        assert_eq!(
+            s.counters.lost, 0,
+            "it did arrive, late (RFC 3550 counts it received)"
+        );
+    }
+
+    #[test]
+    fn a_sender_restart_resyncs_ahead_of_playback() {
+        let mut s = SourceBuffer::new(48_000, 2, 1.0, JitterConfig::default());
+        s.push_rtp(10, 1000, &l16(288, 1), SampleFormat::S16Be, 0.0);
+        s.play_pos = s.timeline.write_head() + 10_000;
+        s.push_rtp(40_000, 77, &l16(288, 1), SampleFormat::S16Be, 1.0);
+        assert_eq!(s.counters.resyncs, 1);
+        assert!(s.timeline.write_head() >= s.play_pos + 960);
+    }
+
+    #[test]
+    fn scream_frames_straddling_packets_are_reassembled() {
+        // Five channels of 16-bit audio: 1152 bytes is 115.2 frames.
+        let mut s = SourceBuffer::new(48_000, 5, 1.0, JitterConfig::default());
+        let samples: Vec<u8> = (0..576 * 3)
+            .flat_map(|i| ((i % 5) as i16 * 1000).to_le_bytes())
+            .collect();
+        for (k, packet) in samples.chunks(1152).enumerate() {
+            s.push_scream(packet, SampleFormat::S16Le, k as f64 * 0.006);
+        }
+        assert_eq!(s.timeline.write_head() - ORIGIN, 345);
+        let mut frame = [0.0f32; 5];
+        for p in ORIGIN..ORIGIN + 345 {
+            assert!(s.timeline.read_frame(p, &mut frame));
+            for (c, v) in frame.iter().enumerate() {
+                assert!(
+                    (v - c as f32 * 1000.0 / 32768.0).abs() < 1e-6,
+                    "frame {p} ch {c}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn adaptive_target_tracks_jitter_within_bounds() {
+        let mut s = SourceBuffer::new(48_000, 2, 1.0, JitterConfig::default());
+        assert!((s.target_frames() - 960.0).abs() < 1.0, "20 ms floor");
+        let mut t: f64 = 0.0;
+        for seq in 0..2000u16 {
+            t += 0.006 + if seq % 2 == 0 { 0.03 } else { -0.03 };
+            s.push_rtp(
+                seq,
+                u32::from(seq) * 288,
+                &l16(288, 1),
+                SampleFormat::S16Be,
+                t.max(0.0),
+            );
+        }
+        let ms = s.target_frames() / 48.0;
+        assert!(ms > 100.0 && ms <= 200.0, "{ms}");
+        s.set_config(JitterConfig {
+            adaptive: false,
+            min_ms: 5.0,
+            max_ms: 500.0,
+        });
+        assert!(
+            (s.target_frames() - 960.0).abs() < 1.0,
+            "fixed, clamped to 20 ms"
+        );
+    }
+}
