@@ -19,4 +19,7 @@ export const suites = [
     format: 'cargo',
   },
   { name: 'daemon', cmd: 'npm', args: ['test', '-w', 'daemon'], format: 'node-test' },
+  { name: 'site: unit', cmd: 'npm', args: ['test', '-w', 'site'], format: 'jest' },
+  // Headless Chromium over the exported site/out (written by the build suite).
+  { name: 'site: e2e', cmd: 'npm', args: ['run', 'e2e', '-w', 'site'], format: 'node-test' },
 ];

@@ -1,0 +1,33 @@
+import type { Metadata } from 'next';
+import { DocsPage } from '@/components/docs/docs-page';
+import { loadDoc } from '@/lib/docs-content';
+import { docHref, exportedSegments, resolveDocPath } from '@/lib/docs-nav';
+
+interface Params {
+  slug?: string[];
+}
+
+// Only the segments of content/nav.ts exist; the export has nothing else to render.
+export const dynamicParams = false;
+
+export function generateStaticParams(): Params[] {
+  return exportedSegments().map((segment) => ({ slug: segment === '' ? [] : [segment] }));
+}
+
+export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
+  const doc = resolveDocPath((await params).slug);
+  const module = await loadDoc(doc.page.id);
+  const title = module?.metadata?.title ?? doc.page.title;
+  return {
+    title: doc.alias ? `${title} (${doc.alias.note.toLowerCase()})` : title,
+    description:
+      module?.metadata?.description ?? `Tributary documentation: ${doc.page.title.toLowerCase()}.`,
+    alternates: { canonical: docHref(doc.page.segment) },
+  };
+}
+
+export default async function Page({ params }: { params: Promise<Params> }) {
+  const doc = resolveDocPath((await params).slug);
+  const module = await loadDoc(doc.page.id);
+  return <DocsPage doc={doc} module={module} />;
+}

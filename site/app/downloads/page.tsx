@@ -1,0 +1,195 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { NotBuilt } from '@/components/mdx/callout';
+import { Card, Cards } from '@/components/mdx/cards';
+import { CodeBlock } from '@/components/mdx/code-block';
+import { siteConfig } from '@/lib/site-config';
+
+export const metadata: Metadata = {
+  title: 'Downloads',
+  description:
+    'Install the Tributary server with npm, Docker or from source, and get the senders and receivers for Windows, Linux, Raspberry Pi, ESP32-S3 and Android.',
+};
+
+const quickInstall = `npm install -g ${siteConfig.npmPackage}
+tributary serve`;
+
+const requirements: [string, string][] = [
+  ['Operating system', '64-bit Linux (x86-64 or ARM64); Windows and macOS through Docker'],
+  ['Node.js', '20.17 or newer (22 LTS recommended)'],
+  ['Memory', '2 GB RAM (1 GB runs the server; building from source wants 2 GB)'],
+  ['Disk', '1 GB free'],
+  ['Network', 'Wired Ethernet or 5 GHz Wi-Fi; UDP and multicast allowed on the LAN'],
+  ['Building from source', 'Rust stable (rustup), a C toolchain, git'],
+];
+
+interface LinkCard {
+  title: string;
+  href: string;
+  text: string;
+}
+
+const senders: LinkCard[] = [
+  {
+    title: 'Windows sender',
+    href: '/docs/install-windows-sender/',
+    text: 'Sends what a Windows PC plays, over Scream.',
+  },
+  {
+    title: 'Raspberry Pi sender',
+    href: '/docs/install-rpi-sender/',
+    text: 'A Raspberry Pi Zero as an RTP sender for line-in or USB audio.',
+  },
+  {
+    title: 'ESP32-S3 sender',
+    href: '/esp32-flasher/',
+    text: 'USB or S/PDIF in, flashed from your browser.',
+  },
+  {
+    title: 'Docker audio sources',
+    href: '/docs/docker-sources/',
+    text: 'Containers that play into Tributary over RTP.',
+  },
+];
+
+const receivers: LinkCard[] = [
+  {
+    title: 'Linux and Raspberry Pi',
+    href: '/docs/install-linux-receiver/',
+    text: 'A background receiver with PulseAudio, ALSA or JACK output.',
+  },
+  {
+    title: 'Windows receiver',
+    href: '/docs/install-windows-receiver/',
+    text: 'Plays a Tributary sink on a Windows PC.',
+  },
+  {
+    title: 'ESP32-S3 receiver',
+    href: '/docs/install-esp32/',
+    text: 'A USB or S/PDIF DAC on the network.',
+  },
+  {
+    title: 'Android receiver',
+    href: '/docs/android-receiver/',
+    text: 'A background service with a notification, installed from an APK.',
+  },
+  {
+    title: 'Windows desktop app',
+    href: '/docs/install-windows-app/',
+    text: 'Tray app with the dashboard, media keys, a sender and a receiver.',
+  },
+];
+
+function LinkCards({ cards }: { cards: LinkCard[] }) {
+  return (
+    <Cards>
+      {cards.map((card) => (
+        <Card key={card.href} title={card.title} href={card.href}>
+          {card.text}
+        </Card>
+      ))}
+    </Cards>
+  );
+}
+
+export default function DownloadsPage() {
+  return (
+    <div className="page-narrow downloads" data-pagefind-body="">
+      <h1>Download Tributary</h1>
+      <p className="lead">
+        Run the Tributary server on one always-on machine, then add senders and receivers on the
+        devices that make and play your audio.
+      </p>
+
+      <section className="section" aria-labelledby="quick-install">
+        <h2 id="quick-install">Quick install</h2>
+        <p>With Node.js 20.17 or newer on Linux:</p>
+        <CodeBlock>
+          <code className="language-sh">{quickInstall}</code>
+        </CodeBlock>
+        <NotBuilt>
+          <p>
+            The npm package is not published yet: until the first release, install from source
+            (below). The dashboard then answers on port 8080.
+          </p>
+        </NotBuilt>
+      </section>
+
+      <section className="section" aria-labelledby="server">
+        <h2 id="server">Server</h2>
+        <Cards>
+          <Card title="npm (recommended)" href="/docs/install-tributary/">
+            <span className="badge">Recommended</span> The <code>tributary</code> command from the
+            npm registry, run as a systemd service.
+          </Card>
+          <Card title="Docker" href="/docs/docker/">
+            The server in a container with host networking, so multicast, mDNS and SAP work.
+          </Card>
+          <Card title="From source" href={siteConfig.repository.href}>
+            Clone the repository and run <code>npm install &amp;&amp; npm start</code>.
+          </Card>
+        </Cards>
+      </section>
+
+      <section className="section" aria-labelledby="senders">
+        <h2 id="senders">Senders</h2>
+        <LinkCards cards={senders} />
+      </section>
+
+      <section className="section" aria-labelledby="receivers">
+        <h2 id="receivers">Receivers</h2>
+        <LinkCards cards={receivers} />
+      </section>
+
+      <section className="section" aria-labelledby="requirements">
+        <h2 id="requirements">System requirements</h2>
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">Server system requirements</caption>
+            <tbody>
+              {requirements.map(([what, value]) => (
+                <tr key={what}>
+                  <th scope="row">{what}</th>
+                  <td>{value}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="quick-start">
+        <h2 id="quick-start">Quick start</h2>
+        <ol>
+          <li>Install and start the server (above); open its dashboard in a browser.</li>
+          <li>Add a sink for each receiver: its IP address and port (4010 by default).</li>
+          <li>Add a source for each sender, or let mDNS and SAP discover them.</li>
+          <li>Add a route from a source to a sink, then adjust volume, equalizer and delay.</li>
+        </ol>
+        <p>
+          The <Link href="/docs/">documentation</Link> covers each step, configuration and
+          troubleshooting.
+        </p>
+      </section>
+
+      <section className="section" aria-labelledby="links">
+        <h2 id="links">Links</h2>
+        <ul>
+          <li>
+            <a href={siteConfig.repository.href} rel="noopener">
+              Source code and releases on GitHub
+            </a>
+          </li>
+          <li>
+            <Link href="/docs/">Documentation</Link>
+          </li>
+          <li>
+            <a href={siteConfig.chat.href} rel="noopener">
+              Community chat on Matrix
+            </a>
+          </li>
+        </ul>
+      </section>
+    </div>
+  );
+}

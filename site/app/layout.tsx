@@ -1,0 +1,39 @@
+import type { Metadata, Viewport } from 'next';
+import type { ReactNode } from 'react';
+import { SiteFooter } from '@/components/layout/site-footer';
+import { SiteHeader } from '@/components/layout/site-header';
+import { siteConfig } from '@/lib/site-config';
+import { themeInitScript } from '@/lib/theme';
+import './globals.css';
+
+export const metadata: Metadata = {
+  title: {
+    default: `${siteConfig.name}: network audio router`,
+    template: `%s | ${siteConfig.name}`,
+  },
+  description: siteConfig.description,
+  applicationName: siteConfig.name,
+};
+
+export const viewport: Viewport = {
+  themeColor: '#0b6e6e',
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en" data-theme="light" suppressHydrationWarning>
+      <head>
+        {/* Applies the stored colour mode before the first paint (no flash of the wrong theme). */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed string from lib/theme.ts */}
+        <script dangerouslySetInnerHTML={{ __html: themeInitScript }} />
+      </head>
+      <body>
+        <SiteHeader />
+        <main id="main" tabIndex={-1}>
+          {children}
+        </main>
+        <SiteFooter />
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,38 @@
+import type { ReactNode } from 'react';
+
+export type CalloutKind = 'note' | 'tip' | 'warning' | 'danger';
+
+const titles: Record<CalloutKind, string> = {
+  note: 'Note',
+  tip: 'Tip',
+  warning: 'Warning',
+  danger: 'Danger',
+};
+
+export function Callout({
+  kind = 'note',
+  title,
+  children,
+}: {
+  kind?: CalloutKind;
+  title?: string;
+  children?: ReactNode;
+}) {
+  const known = kind in titles ? kind : 'note';
+  return (
+    <aside className={`callout callout-${known}`} aria-label={title ?? titles[known]}>
+      <p className="callout-title">{title ?? titles[known]}</p>
+      <div className="callout-body">{children}</div>
+    </aside>
+  );
+}
+
+/** The plain notice for a documented feature that Tributary does not have yet. */
+export function NotBuilt({ children }: { children?: ReactNode }) {
+  return (
+    <aside className="callout callout-not-built" aria-label="Not built yet">
+      <p className="callout-title">Not built yet in Tributary</p>
+      {children ? <div className="callout-body">{children}</div> : null}
+    </aside>
+  );
+}

@@ -1,0 +1,45 @@
+// Debian's Chromium driven by playwright-core, with the flags the team uses everywhere.
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
+}
+
+export interface WatchedPage {
+  page: Page;
+  /** Console errors and uncaught exceptions seen so far. */
+  errors: string[];
+}
+
+/** A page in a fresh context that records console errors and uncaught page errors. */
+export async function openPage(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<WatchedPage> {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('response', (response) => {
+    // A navigation to a missing page is expected to be a 404; a missing sub-resource is an error.
+    if (response.status() >= 400 && response.request().resourceType() !== 'document') {
+      errors.push(`http ${response.status()}: ${response.url()}`);
+    }
+  });
+  return { page, errors };
+}

@@ -1,0 +1,79 @@
+// The shared layout in a real browser: mobile menu, colour mode across reloads, no flash.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { openPage } from './harness/browser';
+import { type RunningSite, startSite } from './harness/site';
+
+let site: RunningSite;
+before(async () => {
+  site = await startSite();
+});
+after(() => site?.close());
+
+describe('layout', () => {
+  test('on a phone the menu collapses behind a button and opens on demand', async () => {
+    const { page, errors } = await openPage(site.browser, {
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    await page.goto(site.url('/'));
+    const docsLink = page.getByRole('banner').getByRole('link', { name: 'Docs' });
+    const menu = page.getByRole('button', { name: 'Menu', exact: true });
+    assert.equal(await docsLink.isVisible(), false);
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+
+    await menu.click();
+    assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+    assert.equal(await docsLink.isVisible(), true);
+
+    await docsLink.click();
+    await page.waitForURL('**/docs/');
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false', 'navigating closes the menu');
+    assert.equal(await docsLink.isVisible(), false);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  test('on a wide screen the links show without a menu button', async () => {
+    const { page } = await openPage(site.browser, { viewport: { width: 1280, height: 800 } });
+    await page.goto(site.url('/'));
+    assert.equal(await page.getByRole('button', { name: 'Menu', exact: true }).isVisible(), false);
+    assert.equal(
+      await page.getByRole('banner').getByRole('link', { name: 'Downloads' }).isVisible(),
+      true,
+    );
+    await page.context().close();
+  });
+
+  test('light first; dark persists across reloads and pages, from the first paint', async () => {
+    const { page, errors } = await openPage(site.browser, { colorScheme: 'dark' });
+    await page.goto(site.url('/'));
+    const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+    assert.equal(await theme(), 'light', 'the system dark setting is ignored');
+
+    await page.getByRole('button', { name: 'Dark mode' }).click();
+    assert.equal(await theme(), 'dark');
+
+    // The theme must be applied before any paint: record it at DOMContentLoaded, before React.
+    await page.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        (window as unknown as { firstTheme?: string }).firstTheme =
+          document.documentElement.dataset.theme;
+      });
+    });
+    await page.reload();
+    assert.equal(await page.evaluate(() => (window as { firstTheme?: string }).firstTheme), 'dark');
+    assert.equal(await theme(), 'dark');
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.equal(background, 'rgb(15, 20, 23)');
+
+    await page.goto(site.url('/downloads/'));
+    assert.equal(await page.evaluate(() => (window as { firstTheme?: string }).firstTheme), 'dark');
+    await page.getByRole('button', { name: 'Dark mode' }).click();
+    await page.reload();
+    assert.equal(await theme(), 'light');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+});

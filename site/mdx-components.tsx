@@ -1,0 +1,48 @@
+// The one MDX components registry: every component the docs contract promises (content/README.md)
+// is available in content/docs/*.mdx without an import, and markdown elements get the site's
+// versions (anchored headings, code blocks with a copy button, base-path-aware links).
+import type { MDXComponents } from 'mdx/types';
+import type { ComponentProps } from 'react';
+import { Accordion, AccordionItem } from '@/components/mdx/accordion';
+import { ApiReference } from '@/components/mdx/api-reference';
+import { Callout, NotBuilt } from '@/components/mdx/callout';
+import { ButtonLink, Card, Cards } from '@/components/mdx/cards';
+import { CodeBlock } from '@/components/mdx/code-block';
+import { H2, H3, H4 } from '@/components/mdx/heading';
+import { ChatLink, RepoLink } from '@/components/mdx/project-links';
+import { SiteLink } from '@/components/mdx/site-link';
+import { Tab, Tabs } from '@/components/mdx/tabs';
+
+function Table(props: ComponentProps<'table'>) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: wide tables scroll and must be reachable by keyboard
+    <section className="table-wrap" tabIndex={0} aria-label="Scrollable table">
+      <table {...props} />
+    </section>
+  );
+}
+
+export const mdxComponents: MDXComponents = {
+  Tabs,
+  Tab,
+  Accordion,
+  AccordionItem,
+  Callout,
+  NotBuilt,
+  Cards,
+  Card,
+  ButtonLink,
+  ApiReference,
+  RepoLink,
+  ChatLink,
+  a: SiteLink,
+  h2: H2,
+  h3: H3,
+  h4: H4,
+  pre: CodeBlock,
+  table: Table,
+};
+
+export function useMDXComponents(inherited?: MDXComponents): MDXComponents {
+  return { ...inherited, ...mdxComponents };
+}

@@ -1,0 +1,29 @@
+import path from 'node:path';
+import createMDX from '@next/mdx';
+import type { NextConfig } from 'next';
+import { normaliseBasePath } from './lib/base-path';
+
+// Build-time settings: SITE_BASE_PATH exports the site under a sub-folder ("/tributary").
+const basePath = normaliseBasePath(process.env.SITE_BASE_PATH);
+// The repository root: the docs (../content) and the OpenAPI document (../daemon) live there.
+const repositoryRoot = path.resolve(process.cwd(), '..');
+
+const nextConfig: NextConfig = {
+  output: 'export',
+  trailingSlash: true,
+  basePath,
+  env: { NEXT_PUBLIC_BASE_PATH: basePath },
+  images: { unoptimized: true },
+  reactStrictMode: true,
+  turbopack: { root: repositoryRoot },
+  outputFileTracingRoot: repositoryRoot,
+  // `npm run typecheck` (tsc over site/ and content/) is the type check; the build skips its own.
+  typescript: { ignoreBuildErrors: true },
+};
+
+// Plugins are named by package so the options stay serialisable for Turbopack.
+const withMDX = createMDX({
+  options: { remarkPlugins: ['remark-gfm'], rehypePlugins: ['rehype-slug'] },
+});
+
+export default withMDX(nextConfig);
