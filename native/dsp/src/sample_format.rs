@@ -3,6 +3,10 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::buffer::AudioBuffer;
+use crate::dither::Tpdf;
+use crate::error::DspError;
+
 /// A PCM sample encoding on the wire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SampleFormat {
@@ -74,9 +78,332 @@ impl fmt::Display for SampleFormat {
     }
 }
 
+/// Every sample format, for iteration in tests and docs.
+pub const ALL_SAMPLE_FORMATS: [SampleFormat; 5] = [
+    SampleFormat::S16Le,
+    SampleFormat::S16Be,
+    SampleFormat::S24Le,
+    SampleFormat::S24Be,
+    SampleFormat::S32Le,
+];
+
+impl SampleFormat {
+    /// The full-scale value: a float of 1.0 maps to this integer (exclusive).
+    const fn scale(self) -> f32 {
+        match self {
+            SampleFormat::S16Le | SampleFormat::S16Be => 32_768.0,
+            SampleFormat::S24Le | SampleFormat::S24Be => 8_388_608.0,
+            SampleFormat::S32Le => 2_147_483_648.0,
+        }
+    }
+
+    #[inline(always)]
+    fn read(self, b: &[u8]) -> i32 {
+        match self {
+            SampleFormat::S16Le => i16::from_le_bytes([b[0], b[1]]) as i32,
+            SampleFormat::S16Be => i16::from_be_bytes([b[0], b[1]]) as i32,
+            // Sign-extend the packed 24-bit value through the top byte of an i32.
+            SampleFormat::S24Le => i32::from_le_bytes([0, b[0], b[1], b[2]]) >> 8,
+            SampleFormat::S24Be => i32::from_be_bytes([b[0], b[1], b[2], 0]) >> 8,
+            SampleFormat::S32Le => i32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+        }
+    }
+
+    #[inline(always)]
+    fn write(self, v: i32, b: &mut [u8]) {
+        match self {
+            SampleFormat::S16Le => b[..2].copy_from_slice(&(v as i16).to_le_bytes()),
+            SampleFormat::S16Be => b[..2].copy_from_slice(&(v as i16).to_be_bytes()),
+            SampleFormat::S24Le => b[..3].copy_from_slice(&v.to_le_bytes()[..3]),
+            SampleFormat::S24Be => b[..3].copy_from_slice(&v.to_be_bytes()[1..]),
+            SampleFormat::S32Le => b[..4].copy_from_slice(&v.to_le_bytes()),
+        }
+    }
+}
+
+/// Decodes interleaved PCM bytes into planar f32 in [-1, 1). Only whole frames are decoded
+/// (`input.len() / (channels * bytes_per_sample)`); returns that frame count and sets
+/// `out.frames()`. Lossless for 16- and 24-bit formats.
+pub fn decode_into(
+    format: SampleFormat,
+    input: &[u8],
+    out: &mut AudioBuffer,
+) -> Result<usize, DspError> {
+    let channels = out.channels();
+    let frame_bytes = channels * format.bytes_per_sample();
+    if frame_bytes == 0 {
+        out.set_frames(0);
+        return Ok(0);
+    }
+    let frames = input.len() / frame_bytes;
+    if frames > out.capacity() {
+        return Err(DspError::OutputTooSmall {
+            needed: frames,
+            available: out.capacity(),
+        });
+    }
+    match format {
+        SampleFormat::S16Le => decode_with(SampleFormat::S16Le, input, out, frames),
+        SampleFormat::S16Be => decode_with(SampleFormat::S16Be, input, out, frames),
+        SampleFormat::S24Le => decode_with(SampleFormat::S24Le, input, out, frames),
+        SampleFormat::S24Be => decode_with(SampleFormat::S24Be, input, out, frames),
+        SampleFormat::S32Le => decode_with(SampleFormat::S32Le, input, out, frames),
+    }
+    out.set_frames(frames);
+    Ok(frames)
+}
+
+#[inline(always)]
+fn decode_with(format: SampleFormat, input: &[u8], out: &mut AudioBuffer, frames: usize) {
+    let channels = out.channels();
+    let bps = format.bytes_per_sample();
+    let cap = out.capacity();
+    let inv = 1.0 / format.scale();
+    let raw = out.raw_mut();
+    for (f, frame) in input.chunks_exact(channels * bps).take(frames).enumerate() {
+        for (c, sample) in frame.chunks_exact(bps).enumerate() {
+            raw[c * cap + f] = format.read(sample) as f32 * inv;
+        }
+    }
+}
+
+/// Encodes planar f32 into interleaved PCM. Values are clamped to the format's range (so
+/// overload saturates and never wraps; NaN becomes 0) and rounded to nearest. With `dither`,
+/// TPDF noise of +-1 LSB is added before rounding. Returns the bytes written.
+pub fn encode_into(
+    format: SampleFormat,
+    input: &AudioBuffer,
+    out: &mut [u8],
+    dither: Option<&mut Tpdf>,
+) -> Result<usize, DspError> {
+    let channels = input.channels();
+    let frames = input.frames();
+    let needed = frames * channels * format.bytes_per_sample();
+    if needed > out.len() {
+        return Err(DspError::OutputTooSmall {
+            needed,
+            available: out.len(),
+        });
+    }
+    match (format, dither) {
+        (SampleFormat::S16Le, None) => encode_with(SampleFormat::S16Le, input, out, None),
+        (SampleFormat::S16Be, None) => encode_with(SampleFormat::S16Be, input, out, None),
+        (SampleFormat::S24Le, None) => encode_with(SampleFormat::S24Le, input, out, None),
+        (SampleFormat::S24Be, None) => encode_with(SampleFormat::S24Be, input, out, None),
+        (SampleFormat::S32Le, None) => encode_with(SampleFormat::S32Le, input, out, None),
+        (f, Some(d)) => encode_with(f, input, out, Some(d)),
+    }
+    Ok(needed)
+}
+
+#[inline(always)]
+fn encode_with(
+    format: SampleFormat,
+    input: &AudioBuffer,
+    out: &mut [u8],
+    dither: Option<&mut Tpdf>,
+) {
+    let channels = input.channels();
+    let bps = format.bytes_per_sample();
+    let cap = input.capacity();
+    let scale = format.scale();
+    let max = scale - 1.0;
+    let min = -scale;
+    let raw = input.raw();
+    let frames = input.frames();
+    let out = &mut out[..frames * channels * bps];
+    match dither {
+        None => {
+            for (f, frame) in out.chunks_exact_mut(channels * bps).enumerate() {
+                for (c, sample) in frame.chunks_exact_mut(bps).enumerate() {
+                    format.write(quantize(raw[c * cap + f] * scale, min, max), sample);
+                }
+            }
+        }
+        Some(d) => {
+            for (f, frame) in out.chunks_exact_mut(channels * bps).enumerate() {
+                for (c, sample) in frame.chunks_exact_mut(bps).enumerate() {
+                    let v = raw[c * cap + f] * scale + d.next_lsb();
+                    format.write(quantize(v, min, max), sample);
+                }
+            }
+        }
+    }
+}
+
+/// Clamps and rounds half away from zero. NaN maps to 0 (Rust's saturating float cast).
+#[inline(always)]
+fn quantize(v: f32, min: f32, max: f32) -> i32 {
+    let v = v.clamp(min, max);
+    (v + 0.5f32.copysign(v)) as i32
+}
+
+/// A stateful encoder: the format plus its dither noise source, for streams.
+#[derive(Clone, Debug)]
+pub struct Encoder {
+    format: SampleFormat,
+    dither: Option<Tpdf>,
+}
+
+impl Encoder {
+    /// `dither`: add TPDF dither (use it when the signal has more resolution than `format`).
+    pub fn new(format: SampleFormat, dither: bool) -> Self {
+        Encoder {
+            format,
+            dither: dither.then(Tpdf::default),
+        }
+    }
+
+    pub fn format(&self) -> SampleFormat {
+        self.format
+    }
+
+    pub fn dither(&self) -> bool {
+        self.dither.is_some()
+    }
+
+    pub fn set_dither(&mut self, on: bool) {
+        if on != self.dither.is_some() {
+            self.dither = on.then(Tpdf::default);
+        }
+    }
+
+    /// See [`encode_into`].
+    pub fn encode_into(&mut self, input: &AudioBuffer, out: &mut [u8]) -> Result<usize, DspError> {
+        encode_into(self.format, input, out, self.dither.as_mut())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn round_trip(format: SampleFormat, bytes: &[u8], channels: usize) -> Vec<u8> {
+        let frames = bytes.len() / (channels * format.bytes_per_sample());
+        let mut buf = AudioBuffer::new(channels, frames);
+        decode_into(format, bytes, &mut buf).unwrap();
+        let mut out = vec![0u8; bytes.len()];
+        let n = encode_into(format, &buf, &mut out, None).unwrap();
+        out.truncate(n);
+        out
+    }
+
+    #[test]
+    fn every_16_and_24_bit_value_round_trips_exactly() {
+        let mut s16 = Vec::new();
+        for v in i16::MIN..=i16::MAX {
+            s16.extend_from_slice(&v.to_le_bytes());
+        }
+        assert_eq!(round_trip(SampleFormat::S16Le, &s16, 2), s16);
+        let be: Vec<u8> = s16.chunks(2).flat_map(|b| [b[1], b[0]]).collect();
+        assert_eq!(round_trip(SampleFormat::S16Be, &be, 1), be);
+        let mut s24 = Vec::new();
+        for v in (-8_388_608i32..8_388_608)
+            .step_by(97)
+            .chain([-8_388_608, 8_388_607, -1, 0, 1])
+        {
+            s24.extend_from_slice(&v.to_le_bytes()[..3]);
+        }
+        assert_eq!(round_trip(SampleFormat::S24Le, &s24, 1), s24);
+        let s24be: Vec<u8> = s24.chunks(3).flat_map(|b| [b[2], b[1], b[0]]).collect();
+        assert_eq!(round_trip(SampleFormat::S24Be, &s24be, 1), s24be);
+    }
+
+    #[test]
+    fn endianness_and_24_bit_packing_decode_to_the_same_values() {
+        // -2 and 0x123456 in each layout, first channel then second.
+        let le16 = [0xFE, 0xFF, 0x56, 0x34];
+        let be16 = [0xFF, 0xFE, 0x34, 0x56];
+        let le24 = [0xFE, 0xFF, 0xFF, 0x56, 0x34, 0x12];
+        let be24 = [0xFF, 0xFF, 0xFE, 0x12, 0x34, 0x56];
+        let mut a = AudioBuffer::new(2, 1);
+        let mut b = AudioBuffer::new(2, 1);
+        decode_into(SampleFormat::S16Le, &le16, &mut a).unwrap();
+        decode_into(SampleFormat::S16Be, &be16, &mut b).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.channel(0)[0], -2.0 / 32768.0);
+        assert_eq!(a.channel(1)[0], 0x3456 as f32 / 32768.0);
+        decode_into(SampleFormat::S24Le, &le24, &mut a).unwrap();
+        decode_into(SampleFormat::S24Be, &be24, &mut b).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.channel(0)[0], -2.0 / 8_388_608.0);
+        assert_eq!(a.channel(1)[0], 0x123456 as f32 / 8_388_608.0);
+    }
+
+    #[test]
+    fn s32_keeps_24_significant_bits_and_saturates() {
+        let vals = [i32::MIN, -1 << 8, 0, 1 << 8, 0x7FFF_FF00];
+        let bytes: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+        assert_eq!(round_trip(SampleFormat::S32Le, &bytes, 1), bytes);
+        let over = AudioBuffer::from_planes(&[&[2.0, -2.0, f32::NAN, f32::INFINITY]]).unwrap();
+        let mut out = [0u8; 16];
+        encode_into(SampleFormat::S32Le, &over, &mut out, None).unwrap();
+        let got: Vec<i32> = out
+            .chunks(4)
+            .map(|b| i32::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        assert_eq!(got, [i32::MAX, i32::MIN, 0, i32::MAX]);
+    }
+
+    #[test]
+    fn overload_clamps_instead_of_wrapping() {
+        let over = AudioBuffer::from_planes(&[&[1.5, -1.5, 0.99999]]).unwrap();
+        let mut out = [0u8; 6];
+        encode_into(SampleFormat::S16Le, &over, &mut out, None).unwrap();
+        let got: Vec<i16> = out
+            .chunks(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        assert_eq!(got, [32767, -32768, 32767]);
+    }
+
+    #[test]
+    fn dither_decorrelates_the_quantisation_error_of_a_quiet_signal() {
+        // A sine of 0.3 LSB amplitude disappears without dither and survives (on average) with it.
+        let n = 48_000;
+        let lsb = 1.0 / 32768.0;
+        let sig: Vec<f32> = (0..n)
+            .map(|i| 0.3 * lsb * (i as f32 * 2.0 * std::f32::consts::PI * 997.0 / 48_000.0).sin())
+            .collect();
+        let buf = AudioBuffer::from_planes(&[&sig]).unwrap();
+        let mut plain = vec![0u8; n * 2];
+        encode_into(SampleFormat::S16Le, &buf, &mut plain, None).unwrap();
+        assert!(plain.iter().all(|&b| b == 0));
+        let mut enc = Encoder::new(SampleFormat::S16Le, true);
+        let mut dithered = vec![0u8; n * 2];
+        enc.encode_into(&buf, &mut dithered).unwrap();
+        let vals: Vec<f64> = dithered
+            .chunks(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]) as f64)
+            .collect();
+        assert!(vals.iter().all(|v| v.abs() <= 2.0));
+        // Correlation with the signal recovers its amplitude: 0.3 LSB within noise.
+        let corr: f64 = vals
+            .iter()
+            .zip(&sig)
+            .map(|(v, s)| v * (*s as f64 / lsb as f64))
+            .sum::<f64>()
+            / sig
+                .iter()
+                .map(|s| (*s as f64 / lsb as f64).powi(2))
+                .sum::<f64>();
+        assert!((corr - 1.0).abs() < 0.15, "recovered gain {corr}");
+    }
+
+    #[test]
+    fn partial_frames_are_ignored_and_small_outputs_rejected() {
+        let mut buf = AudioBuffer::new(2, 4);
+        assert_eq!(
+            decode_into(SampleFormat::S24Le, &[0u8; 13], &mut buf).unwrap(),
+            2
+        );
+        assert!(matches!(
+            decode_into(SampleFormat::S16Le, &[0u8; 40], &mut buf),
+            Err(DspError::OutputTooSmall { .. })
+        ));
+        let mut small = [0u8; 3];
+        assert!(encode_into(SampleFormat::S16Le, &buf, &mut small, None).is_err());
+    }
 
     #[test]
     fn names_round_trip_and_aliases_resolve() {

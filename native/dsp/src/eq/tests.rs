@@ -1,0 +1,142 @@
+use super::*;
+use crate::testutil::{buffer_of, db, fit_sine, sine};
+
+fn mixed_gains() -> [f32; BANDS] {
+    std::array::from_fn(|b| [0.3, 1.7, 0.8, 2.0, 0.0, 1.25][b % 6])
+}
+
+#[test]
+fn pipelined_kernel_is_bit_identical_to_the_scalar_reference() {
+    let mut partial = FLAT;
+    partial[0] = 1.5;
+    partial[9] = 0.4;
+    partial[17] = 1.9;
+    for channels in [1, 2, 3, 6, 8] {
+        for gains in [mixed_gains(), partial] {
+            for isa in [Isa::Baseline, Isa::detect()] {
+                let mut fast = Equalizer::new(48_000, channels, &gains)
+                    .unwrap()
+                    .with_isa(isa);
+                let mut reference = Equalizer::new(48_000, channels, &gains).unwrap();
+                let sig: Vec<f32> = (0..3000)
+                    .map(|i| ((i * 7919 % 2001) as f32 / 1000.0 - 1.0) * 0.5)
+                    .collect();
+                let mut pos = 0;
+                for (k, len) in [1usize, 7, 16, 17, 255, 1000, 3].iter().cycle().enumerate() {
+                    if pos >= sig.len() {
+                        break;
+                    }
+                    if k == 3 {
+                        fast.set_gains(&partial).unwrap();
+                        reference.set_gains(&partial).unwrap();
+                    }
+                    let len = (*len).min(sig.len() - pos);
+                    let mut a = buffer_of(&sig[pos..pos + len], channels);
+                    let mut b = a.clone();
+                    fast.process(&mut a).unwrap();
+                    reference.process_reference(&mut b).unwrap();
+                    assert!(a == b, "{channels} ch, {isa:?}, block {k}: kernels differ");
+                    pos += len;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn measured_response_matches_the_analytic_response_within_0_1_db_at_the_centres() {
+    let gains = mixed_gains();
+    for rate in [44_100u32, 48_000, 96_000] {
+        for band in 0..BANDS {
+            let f = centre(band, rate);
+            let n = rate as usize / 2;
+            let mut eq = Equalizer::new(rate, 1, &gains).unwrap();
+            let mut buf = buffer_of(&sine(f, rate as f64, 0.25, n), 1);
+            eq.process(&mut buf).unwrap();
+            let (amp, _, _) = fit_sine(&buf.channel(0)[n / 2..], f, rate as f64);
+            let measured = db(amp / 0.25);
+            let expected = response_db(&gains, rate, f);
+            assert!(
+                (measured - expected).abs() < 0.1,
+                "{rate} Hz, band {band} ({f} Hz): {measured:.3} vs {expected:.3}"
+            );
+        }
+    }
+}
+
+#[test]
+fn live_changes_ramp_in_small_steps_without_clicks() {
+    let rate = 48_000;
+    let mut eq = Equalizer::new(rate, 1, &FLAT).unwrap();
+    let f = BAND_CENTRES[8];
+    let sig = sine(f, rate as f64, 0.2, rate as usize);
+    let mut out = Vec::new();
+    let mut max_step: f64 = 0.0;
+    let mut gains = FLAT;
+    for (k, chunk) in sig.chunks(SUBBLOCK).enumerate() {
+        if k == 100 {
+            gains[8] = 2.0;
+            eq.set_gains(&gains).unwrap();
+        }
+        if k == 1500 {
+            gains[8] = 0.0;
+            eq.set_gains(&gains).unwrap();
+        }
+        let before = eq.current_db(8);
+        let mut b = buffer_of(chunk, 1);
+        eq.process(&mut b).unwrap();
+        max_step = max_step.max((eq.current_db(8) - before).abs());
+        out.extend_from_slice(b.channel(0));
+    }
+    assert_eq!(eq.current_db(8), -40.0, "ramp reached the target");
+    assert!(
+        max_step < 0.35,
+        "largest gain step {max_step} dB per {SUBBLOCK} frames"
+    );
+    // The sine's second difference stays within what a sine of the largest amplitude allows.
+    let w = 2.0 * std::f64::consts::PI * f / rate as f64;
+    let bound = 0.2 * 2.0 * w * w * 1.1;
+    for n in 1..out.len() - 1 {
+        let d2 = (out[n + 1] - 2.0 * out[n] + out[n - 1]).abs() as f64;
+        assert!(d2 <= bound, "click at {n}: {d2} > {bound}");
+    }
+}
+
+#[test]
+fn flat_bands_cost_nothing_and_flat_is_bit_transparent() {
+    let mut eq = Equalizer::new(48_000, 2, &FLAT).unwrap();
+    assert!(eq.is_flat());
+    let mut buf =
+        AudioBuffer::from_planes(&[&[0.1, f32::NAN, -0.3], &[1e-30, 0.5, f32::INFINITY]]).unwrap();
+    let before = format!("{buf:?}");
+    eq.process(&mut buf).unwrap();
+    assert_eq!(format!("{buf:?}"), before);
+    // Ramping away and back to flat ends flat (after the state has decayed).
+    let mut g = FLAT;
+    g[3] = 1.8;
+    eq.set_gains(&g).unwrap();
+    assert!(!eq.is_flat());
+    let mut block = buffer_of(&sine(185.0, 48_000.0, 0.5, 48_000), 2);
+    eq.process(&mut block).unwrap();
+    eq.set_gains(&FLAT).unwrap();
+    let mut block = buffer_of(&sine(185.0, 48_000.0, 0.5, 48_000), 2);
+    eq.process(&mut block).unwrap();
+    assert!(eq.is_flat());
+}
+
+#[test]
+fn nan_input_does_not_poison_the_filter_and_bad_gains_are_rejected() {
+    let mut eq = Equalizer::new(48_000, 1, &mixed_gains()).unwrap();
+    let mut bad = AudioBuffer::from_planes(&[&[f32::NAN, f32::INFINITY, 0.0]]).unwrap();
+    eq.process(&mut bad).unwrap();
+    let mut good = buffer_of(&sine(1000.0, 48_000.0, 0.5, 1000), 1);
+    eq.process(&mut good).unwrap();
+    assert!(good.channel(0).iter().all(|v| v.is_finite()));
+    assert!(eq.set_gains(&[1.0; 17]).is_err());
+    let mut g = FLAT;
+    g[4] = 2.5;
+    assert!(eq.set_gains(&g).unwrap_err().to_string().contains("b5"));
+    g[4] = f32::NAN;
+    assert!(eq.set_gains(&g).is_err());
+    assert!(Equalizer::new(48_000, 9, &FLAT).is_err());
+}

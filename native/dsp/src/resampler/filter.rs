@@ -1,0 +1,123 @@
+//! Design of the polyphase Kaiser-windowed-sinc table the resampler interpolates.
+
+/// Stop-band attenuation the design aims for, in dB (the test requires -100 dB).
+pub const STOPBAND_DB: f64 = 110.0;
+/// Pass-band edge as a fraction of the lower sample rate: 20 kHz at 44.1 kHz.
+pub const PASS_EDGE: f64 = 20_000.0 / 44_100.0;
+/// Stop-band edge as a fraction of the lower sample rate: its Nyquist frequency.
+pub const STOP_EDGE: f64 = 0.5;
+/// Sub-sample phases in the table; coefficients between two phases are interpolated linearly.
+pub const PHASES: usize = 512;
+
+/// Coefficients for `PHASES + 1` fractional positions, `taps` each.
+#[derive(Clone, Debug)]
+pub struct PolyphaseTable {
+    pub taps: usize,
+    pub phases: usize,
+    pub coefs: Vec<f32>,
+}
+
+impl PolyphaseTable {
+    /// Row `phase` (0..=phases): the weights of input samples `i - taps/2 + 1 ..= i + taps/2`
+    /// for an output at position `i + phase / phases`.
+    #[inline(always)]
+    pub fn row(&self, phase: usize) -> &[f32] {
+        &self.coefs[phase * self.taps..(phase + 1) * self.taps]
+    }
+}
+
+/// Zeroth-order modified Bessel function of the first kind (power series).
+fn bessel_i0(x: f64) -> f64 {
+    let (mut sum, mut term, mut k) = (1.0f64, 1.0f64, 1.0f64);
+    let half = x / 2.0;
+    loop {
+        term *= (half / k) * (half / k);
+        sum += term;
+        if term < sum * 1e-17 {
+            return sum;
+        }
+        k += 1.0;
+    }
+}
+
+/// Kaiser's beta for a stop-band attenuation in dB.
+fn kaiser_beta(attenuation_db: f64) -> f64 {
+    if attenuation_db > 50.0 {
+        0.1102 * (attenuation_db - 8.7)
+    } else {
+        0.5842 * (attenuation_db - 21.0).powf(0.4) + 0.07886 * (attenuation_db - 21.0)
+    }
+}
+
+/// Designs the table for converting `in_rate` to `out_rate`. The cut-off sits midway between
+/// [`PASS_EDGE`] and [`STOP_EDGE`] of the lower rate; the length follows Kaiser's formula for
+/// that transition width, rounded up to a multiple of 8.
+pub fn design(in_rate: u32, out_rate: u32) -> PolyphaseTable {
+    let low = in_rate.min(out_rate) as f64;
+    let scale = low / in_rate as f64; // frequencies below in cycles per input sample
+    let cutoff = 0.5 * (PASS_EDGE + STOP_EDGE) * scale;
+    let transition = (STOP_EDGE - PASS_EDGE) * scale;
+    let n = ((STOPBAND_DB - 7.95) / (14.36 * transition)).ceil() as usize + 1;
+    let taps = n.div_ceil(8) * 8;
+    let half = (taps / 2) as f64;
+    let beta = kaiser_beta(STOPBAND_DB);
+    let i0_beta = bessel_i0(beta);
+    let mut coefs = vec![0.0f32; (PHASES + 1) * taps];
+    let mut row = vec![0.0f64; taps];
+    for phase in 0..=PHASES {
+        let frac = phase as f64 / PHASES as f64;
+        for (j, c) in row.iter_mut().enumerate() {
+            let t = frac + half - 1.0 - j as f64;
+            let x = t / half;
+            let window = if x.abs() >= 1.0 {
+                0.0
+            } else {
+                bessel_i0(beta * (1.0 - x * x).sqrt()) / i0_beta
+            };
+            let arg = 2.0 * cutoff * t;
+            let sinc = if arg == 0.0 {
+                1.0
+            } else {
+                (std::f64::consts::PI * arg).sin() / (std::f64::consts::PI * arg)
+            };
+            *c = 2.0 * cutoff * sinc * window;
+        }
+        // Exact unity gain at DC for every phase.
+        let sum: f64 = row.iter().sum();
+        for (dst, c) in coefs[phase * taps..(phase + 1) * taps].iter_mut().zip(&row) {
+            *dst = (c / sum) as f32;
+        }
+    }
+    PolyphaseTable {
+        taps,
+        phases: PHASES,
+        coefs,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bessel_matches_known_values() {
+        assert!((bessel_i0(0.0) - 1.0).abs() < 1e-15);
+        assert!((bessel_i0(1.0) - 1.266_065_877_752_008_4).abs() < 1e-12);
+        assert!((bessel_i0(10.0) - 2_815.716_628_466_254).abs() < 1e-8);
+    }
+
+    #[test]
+    fn table_is_symmetric_and_lengths_follow_the_rates() {
+        let t = design(44_100, 48_000);
+        assert_eq!(t.taps % 8, 0);
+        assert!(t.taps >= 150 && t.taps <= 176, "taps {}", t.taps);
+        // Phase p and phase P - p are mirror images.
+        let (a, b) = (t.row(100), t.row(PHASES - 100));
+        for j in 0..t.taps {
+            assert!((a[j] - b[t.taps - 1 - j]).abs() < 1e-6);
+        }
+        // Downsampling by 4 needs about 4x the taps at the input rate.
+        let down = design(192_000, 48_000);
+        assert!(down.taps > 3 * t.taps);
+    }
+}
