@@ -3,8 +3,8 @@
 // versions (anchored headings, code blocks with a copy button, base-path-aware links).
 import type { MDXComponents } from 'mdx/types';
 import type { ComponentProps } from 'react';
+import { ApiReference } from '@/components/api/api-reference';
 import { Accordion, AccordionItem } from '@/components/mdx/accordion';
-import { ApiReference } from '@/components/mdx/api-reference';
 import { Callout, NotBuilt } from '@/components/mdx/callout';
 import { ButtonLink, Card, Cards } from '@/components/mdx/cards';
 import { CodeBlock } from '@/components/mdx/code-block';

@@ -1,11 +1,56 @@
+import type { Metadata } from 'next';
 import Link from 'next/link';
+import { Card, Cards } from '@/components/mdx/cards';
 import { siteConfig } from '@/lib/site-config';
+
+export const metadata: Metadata = {
+  title: { absolute: `${siteConfig.name}: network audio router for your home` },
+  description: siteConfig.description,
+};
+
+const features = [
+  {
+    title: 'Audio Routing',
+    text: 'Route any source to any sink, or to groups of them, with per-route volume, an 18-band equalizer and delay.',
+  },
+  {
+    title: 'Network Streaming',
+    text: 'Scream and RTP in; UDP or TCP PCM, RTP, MP3 over HTTP and WebRTC out, resampled and channel-mapped for each receiver.',
+  },
+  {
+    title: 'Web Interface',
+    text: 'A dashboard with visual routing, media controls and live visualizers, plus an HTTP API for everything it does.',
+  },
+];
+
+const enthusiasts = [
+  'Whole-house audio from one PC, with each room at its own volume and delay',
+  'Old speakers back on the network with a Raspberry Pi or an ESP32-S3 and a DAC',
+  'Listen in any browser over WebRTC, or open a sink as an MP3 stream',
+  'Control playback from Home Assistant or the dashboard, with media keys that reach the source',
+];
+
+const professionals = [
+  'Sample rates from 44.1 to 192 kHz, 16, 24 or 32 bits, up to 8 channels with channel mapping',
+  'RTP with RTCP, SAP discovery and announcement, and adaptive jitter buffers',
+  'Per-source, per-route and per-sink EQ and delay that add up along the path',
+  'Configuration in YAML saved on every change, and a documented HTTP API',
+];
+
+const platforms = [
+  { name: 'Windows', detail: 'Desktop app, sender, receiver', href: '/docs/windows-app/' },
+  { name: 'Linux', detail: 'Server and receiver', href: '/docs/linux-receiver/' },
+  { name: 'Raspberry Pi', detail: 'Sender or receiver', href: '/docs/raspberry-pi/' },
+  { name: 'ESP32', detail: 'ESP32-S3 transceiver', href: '/docs/esp32/' },
+  { name: 'Docker', detail: 'Server and audio sources', href: '/docs/docker/' },
+  { name: 'Android', detail: 'Background receiver', href: '/docs/android-receiver/' },
+];
 
 export default function HomePage() {
   return (
     <div className="home">
-      <section className="hero">
-        <h1>{siteConfig.tagline}</h1>
+      <section className="hero" aria-labelledby="hero-title">
+        <h1 id="hero-title">Network audio routing for your home and local network</h1>
         <p className="lead">{siteConfig.description}</p>
         <p className="hero-actions">
           <Link href="/downloads/" className="button button-primary">
@@ -15,6 +60,62 @@ export default function HomePage() {
             Read Documentation
           </Link>
         </p>
+        <ul className="hero-links">
+          <li>
+            <a href={siteConfig.repository.href} rel="noopener">
+              Source code on GitHub
+            </a>
+          </li>
+          <li>
+            <a href={siteConfig.chat.href} rel="noopener">
+              Join the Matrix chat
+            </a>
+          </li>
+        </ul>
+      </section>
+
+      <section className="section" aria-labelledby="features">
+        <h2 id="features">Features</h2>
+        <Cards>
+          {features.map((feature) => (
+            <Card key={feature.title} title={feature.title}>
+              {feature.text}
+            </Card>
+          ))}
+        </Cards>
+      </section>
+
+      <section className="section" aria-labelledby="what-can-it-do">
+        <h2 id="what-can-it-do">What Can It Do</h2>
+        <div className="two-columns">
+          <div>
+            <h3>For home audio enthusiasts</h3>
+            <ul className="feature-list">
+              {enthusiasts.map((item) => (
+                <li key={item}>{item}</li>
+              ))}
+            </ul>
+          </div>
+          <div>
+            <h3>For audio professionals</h3>
+            <ul className="feature-list">
+              {professionals.map((item) => (
+                <li key={item}>{item}</li>
+              ))}
+            </ul>
+          </div>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="platforms">
+        <h2 id="platforms">Supported Platforms</h2>
+        <Cards>
+          {platforms.map((platform) => (
+            <Card key={platform.name} title={platform.name} href={platform.href}>
+              {platform.detail}
+            </Card>
+          ))}
+        </Cards>
       </section>
     </div>
   );

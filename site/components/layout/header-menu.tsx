@@ -15,7 +15,7 @@ export function HeaderMenu({ children }: { children: ReactNode }) {
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [open]);
+  }, [open, setOpen]);
   return (
     <>
       <button
