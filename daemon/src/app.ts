@@ -1,40 +1,70 @@
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { version } from './version.js';
+import swagger from '@fastify/swagger';
+import websocket from '@fastify/websocket';
+import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import auth from './plugins/auth.js';
+import configStore from './plugins/config-store.js';
+import errorHandler from './plugins/error-handler.js';
+import equalizerRoutes from './routes/equalizers/index.js';
+import routeRoutes from './routes/routes/index.js';
+import sinkRoutes from './routes/sinks/index.js';
+import sourceRoutes from './routes/sources/index.js';
+import systemRoutes from './routes/system/index.js';
+import { serializerCompiler, validatorCompiler } from './schema/compilers.js';
+import { openapiOptions } from './schema/openapi.js';
+import { sharedSchemas } from './schema/validate.js';
 
 export interface AppOptions {
-  /** Reserved for the services the control plane registers (config store, engine, discovery). */
-  readonly configPath?: string;
+  /** config.yaml (sinks, sources, routes). */
+  readonly configPath: string;
+  /** equalizers.yaml (presets). */
+  readonly equalizerPath: string;
+  /** CONFIGURATION_RELOAD_TIMEOUT in ms (default 3000). */
+  readonly reloadTimeoutMs?: number;
+  /** API_TOKEN: when set, every request must carry it. */
+  readonly apiToken?: string | undefined;
+  /** UDP port of media commands (default 9999). */
+  readonly mediaCommandPort?: number;
 }
+
+/** Options for the Fastify instance the app is registered on (server.ts and tests). */
+export const fastifyOptions = {
+  routerOptions: { ignoreTrailingSlash: true },
+  bodyLimit: 1024 * 1024,
+} satisfies FastifyServerOptions;
 
 /**
  * Builds the Tributary HTTP application as a Fastify plugin. `server.ts` registers it and is
  * the only place that listens; tests register it on an un-listened instance and use `inject`.
+ * Order: request validation and schemas, OpenAPI, errors and auth, shared services, routes.
+ * Not encapsulated (fastify-plugin), so its services (`configStore`, `swagger()`) are visible on
+ * the instance it is registered on.
  */
-export const app: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance) => {
-  fastify.get(
-    '/api/health',
-    {
-      schema: {
-        response: {
-          200: {
-            type: 'object',
-            required: ['status', 'version'],
-            properties: { status: { type: 'string', const: 'ok' }, version: { type: 'string' } },
-          },
-        },
-      },
-    },
-    async () => ({ status: 'ok' as const, version }),
-  );
-
-  fastify.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({
-      statusCode: 404,
-      code: 'TRIBUTARY_NOT_FOUND',
-      error: 'Not Found',
-      message: `No route ${request.method} ${request.url}`,
-    });
+const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, options) => {
+  // One ajv for bodies (no coercion, defaults filled in) and one for path parameters.
+  fastify.setValidatorCompiler(validatorCompiler);
+  fastify.setSerializerCompiler(serializerCompiler);
+  for (const schema of sharedSchemas) fastify.addSchema(schema);
+  await fastify.register(swagger, openapiOptions);
+  await fastify.register(errorHandler);
+  await fastify.register(auth, { apiToken: options.apiToken });
+  await fastify.register(configStore, {
+    configPath: options.configPath,
+    equalizerPath: options.equalizerPath,
+    reloadTimeoutMs: options.reloadTimeoutMs ?? 3000,
   });
+  await fastify.register(websocket);
+
+  await fastify.register(systemRoutes);
+  await fastify.register(sinkRoutes, { prefix: '/sinks' });
+  await fastify.register(sourceRoutes, {
+    prefix: '/sources',
+    mediaCommandPort: options.mediaCommandPort,
+  });
+  await fastify.register(routeRoutes, { prefix: '/routes' });
+  await fastify.register(equalizerRoutes, { prefix: '/equalizers' });
 };
+
+export const app = fp(tributary, { name: 'tributary', fastify: '5.x' });
 
 export default app;

@@ -1,70 +1,73 @@
 #!/usr/bin/env node
-import { parseArgs } from 'node:util';
-import { serve } from './server.js';
+// The `tributary` command. Each subcommand is a module in commands/, loaded only when it runs;
+// adding one is one line in `commands` below.
+import type { CommandModule } from './commands/types.js';
 import { version } from './version.js';
 
-const usage = `Usage: tributary <command> [options]
+interface CommandEntry {
+  /** Words that select it: "serve", "config check". */
+  readonly name: string;
+  readonly summary: string;
+  readonly load: () => Promise<CommandModule>;
+}
+
+const commands: readonly CommandEntry[] = [
+  {
+    name: 'serve',
+    summary: 'Run the daemon (HTTPS API and configuration store)',
+    load: () => import('./commands/serve.js'),
+  },
+  {
+    name: 'config check',
+    summary: 'Validate config or equalizer files; print every problem',
+    load: () => import('./commands/config-check.js'),
+  },
+];
+
+function usage(): string {
+  const width = Math.max(...commands.map((c) => c.name.length)) + 2;
+  return `Usage: tributary <command> [options]
 
 Commands:
-  serve                 Run the daemon (HTTP API and audio engine)
+${commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`).join('\n')}
 
 Options:
-  -h, --help            Show this help
-  -v, --version         Print the version
-
-Environment:
-  API_HOST              Address to bind (default 0.0.0.0)
-  HTTP_PORT             Port for the HTTP API (default 8080)
+  -h, --help     Show this help (tributary <command> --help for a command's own)
+  -v, --version  Print the version
 `;
+}
 
 export async function main(argv: string[]): Promise<number> {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
-  } catch (err) {
-    process.stderr.write(`tributary: ${(err as Error).message}\n\n${usage}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.version) {
+  const [first] = argv;
+  if (first === '-v' || first === '--version') {
     process.stdout.write(`${version}\n`);
     return 0;
   }
-  const [command] = positionals;
-  if (values.help || command === undefined) {
-    process.stdout.write(usage);
-    return values.help ? 0 : 2;
+  if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
+    process.stdout.write(usage());
+    return first === undefined ? 2 : 0;
   }
-  if (command === 'serve') {
-    const port = Number(process.env.HTTP_PORT ?? 8080);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      process.stderr.write(
-        `tributary: HTTP_PORT must be an integer 0-65535, got '${process.env.HTTP_PORT}'\n`,
-      );
-      return 2;
-    }
-    const server = await serve({ host: process.env.API_HOST ?? '0.0.0.0', port });
-    const stop = () => {
-      server.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    return -1; // keep running
+  if (first.startsWith('-')) {
+    process.stderr.write(`tributary: unknown option '${first}'\n\n${usage()}`);
+    return 2;
   }
-  process.stderr.write(`tributary: unknown command '${command}'\n\n${usage}`);
-  return 2;
+  const match = [...commands]
+    .sort((a, b) => b.name.length - a.name.length)
+    .find((c) => {
+      const words = c.name.split(' ');
+      return words.every((w, i) => argv[i] === w);
+    });
+  if (!match) {
+    const partial = commands.filter((c) => c.name.startsWith(`${first} `));
+    const hint =
+      partial.length > 0 ? `; did you mean ${partial.map((c) => `'${c.name}'`).join(', ')}?` : '';
+    process.stderr.write(
+      `tributary: unknown command '${argv.slice(0, 2).join(' ')}'${hint}\n\n${usage()}`,
+    );
+    return 2;
+  }
+  const module = await match.load();
+  return module.run(argv.slice(match.name.split(' ').length));
 }
 
-const code = await main(process.argv.slice(2));
-if (code >= 0) process.exitCode = code;
+process.exitCode = await main(process.argv.slice(2));

@@ -1,16 +1,156 @@
+// The only file that listens: HTTPS for the API on API_PORT, plain HTTP on HTTP_PORT that
+// redirects to it.
+import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { dirname } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { app } from './app.js';
+import { app, fastifyOptions } from './app.js';
+import { loadCertificate } from './http/certificate.js';
+import type { Settings } from './settings.js';
 
-export interface ServeOptions {
-  readonly host: string;
-  readonly port: number;
-  readonly logLevel?: string;
+export interface RunningServer {
+  readonly fastify: FastifyInstance;
+  /** https://host:port of the API. */
+  readonly apiUrl: string;
+  /** http://host:port of the redirect, or null when HTTP_PORT is off. */
+  readonly httpUrl: string | null;
+  close(): Promise<void>;
 }
 
-/** Creates the Fastify instance, registers the app and listens. The only file that listens. */
-export async function serve(options: ServeOptions): Promise<FastifyInstance> {
-  const fastify = Fastify({ logger: { level: options.logLevel ?? 'info' } });
-  await fastify.register(app);
-  await fastify.listen({ host: options.host, port: options.port });
-  return fastify;
+export interface ServeOptions {
+  readonly settings: Settings;
+  /** UDP port of media commands (tests only; 9999 otherwise). */
+  readonly mediaCommandPort?: number;
+}
+
+/** The port setting itself, or for 'auto' `preferred` if it can be bound now, else `fallback`. */
+async function choosePort(
+  host: string,
+  setting: number | 'auto',
+  preferred: number,
+  fallback: number,
+  name: string,
+  log: { info(msg: string): void },
+): Promise<number> {
+  if (setting !== 'auto') return setting;
+  const picked = await pickPort(host, preferred, fallback);
+  if (picked.why) {
+    log.info(
+      `port ${preferred} is not available (${picked.why}); using ${fallback} (set ${name} to choose)`,
+    );
+  }
+  return picked.port;
+}
+
+/** Resolves to `preferred` if it can be bound on `host` now, else to `fallback`. */
+function pickPort(
+  host: string,
+  preferred: number,
+  fallback: number,
+): Promise<{ port: number; why?: string }> {
+  return new Promise((resolve) => {
+    const probe = createNetServer();
+    probe.once('error', (err: NodeJS.ErrnoException) =>
+      resolve({ port: fallback, why: err.code ?? err.message }),
+    );
+    probe.listen({ host, port: preferred, exclusive: true }, () =>
+      probe.close(() => resolve({ port: preferred })),
+    );
+  });
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Addresses other devices can use, for the startup log when bound to every interface. */
+function lanAddresses(host: string): string[] {
+  if (host !== '0.0.0.0' && host !== '::') return [];
+  return Object.values(networkInterfaces())
+    .flat()
+    .filter((i) => i && !i.internal && (i.family === 'IPv4' || host === '::'))
+    .map((i) => (i!.family === 'IPv6' ? `[${i!.address}]` : i!.address));
+}
+
+/** Builds the app on an HTTPS Fastify instance, listens, and starts the HTTP redirect. */
+export async function serve({ settings, mediaCommandPort }: ServeOptions): Promise<RunningServer> {
+  const certificate = await loadCertificate({
+    certificatePath: settings.certificatePath,
+    certificateKeyPath: settings.certificateKeyPath,
+    directory: dirname(settings.configPath),
+  });
+  const fastify = Fastify({
+    ...fastifyOptions,
+    https: { cert: certificate.cert, key: certificate.key },
+    logger: { level: settings.logLevel },
+  });
+  const log = fastify.log;
+  if (certificate.generated) {
+    log.info(
+      `generated a self-signed certificate (RSA 4096, valid until ${certificate.validTo.toISOString().slice(0, 10)}): ` +
+        `${certificate.certPath}; browsers warn about it once`,
+    );
+  }
+  try {
+    await fastify.register(app, {
+      configPath: settings.configPath,
+      equalizerPath: settings.equalizerPath,
+      reloadTimeoutMs: settings.reloadTimeoutMs,
+      apiToken: settings.apiToken,
+      ...(mediaCommandPort === undefined ? {} : { mediaCommandPort }),
+    });
+    await fastify.ready();
+  } catch (err) {
+    await fastify.close().catch(() => {});
+    throw err;
+  }
+
+  const apiPort = await choosePort(settings.host, settings.apiPort, 443, 8443, 'API_PORT', log);
+  await fastify.listen({ host: settings.host, port: apiPort });
+  const address = fastify.server.address();
+  const boundApi = typeof address === 'object' && address ? address.port : apiPort;
+  const apiUrl = `https://${urlHost(settings.host)}:${boundApi}`;
+
+  let redirect: Server | null = null;
+  let httpUrl: string | null = null;
+  if (settings.httpPort !== null) {
+    const httpPort = await choosePort(settings.host, settings.httpPort, 80, 8080, 'HTTP_PORT', log);
+    redirect = createServer((req, res) => {
+      const hostHeader = req.headers.host ?? urlHost(settings.host);
+      const name = hostHeader.startsWith('[')
+        ? hostHeader.slice(0, hostHeader.indexOf(']') + 1)
+        : hostHeader.split(':')[0];
+      const location = `https://${name}${boundApi === 443 ? '' : `:${boundApi}`}${req.url ?? '/'}`;
+      res.writeHead(308, { location, 'content-type': 'text/plain; charset=utf-8' });
+      res.end(`Tributary is served over HTTPS: ${location}\n`);
+    });
+    const server = redirect;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ host: settings.host, port: httpPort }, () => resolve());
+    });
+    const httpAddress = redirect.address();
+    const boundHttp = typeof httpAddress === 'object' && httpAddress ? httpAddress.port : httpPort;
+    httpUrl = `http://${urlHost(settings.host)}:${boundHttp}`;
+  }
+
+  const others = lanAddresses(settings.host).map((a) => `https://${a}:${boundApi}`);
+  log.info(
+    `Tributary API listening at ${apiUrl}${others.length ? ` (also ${others.join(', ')})` : ''}` +
+      `${httpUrl ? `; ${httpUrl} redirects there` : ''}; config ${settings.configPath}`,
+  );
+
+  return {
+    fastify,
+    apiUrl,
+    httpUrl,
+    async close() {
+      await new Promise<void>((resolve) =>
+        redirect ? redirect.close(() => resolve()) : resolve(),
+      );
+      await fastify.close();
+    },
+  };
 }

@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { version } from '../src/version.js';
+import { cli, startDaemon } from './daemon-process.js';
+import { tempDir } from './helpers.js';
 
-const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const run = (...args: string[]) =>
   spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
 
@@ -15,46 +18,90 @@ test('tributary --version prints the package version', () => {
   assert.equal(res.stdout.trim(), version);
 });
 
-test('tributary --help lists the commands and exits 0', () => {
+test('tributary --help lists every command and exits 0', () => {
   const res = run('--help');
   assert.equal(res.status, 0);
   assert.match(res.stdout, /Usage: tributary <command>/);
-  assert.match(res.stdout, /serve/);
+  assert.match(res.stdout, /serve\s+Run the daemon/);
+  assert.match(res.stdout, /config check\s+Validate/);
+});
+
+test('a command prints its own help', () => {
+  const res = run('serve', '--help');
+  assert.equal(res.status, 0);
+  assert.match(res.stdout, /CONFIGURATION_RELOAD_TIMEOUT/);
 });
 
 test('an unknown command or option exits 2 with a message on stderr', () => {
   const cmd = run('frobnicate');
   assert.equal(cmd.status, 2);
   assert.match(cmd.stderr, /unknown command 'frobnicate'/);
+  const partial = run('config');
+  assert.equal(partial.status, 2);
+  assert.match(partial.stderr, /did you mean 'config check'/);
   const opt = run('--nope');
   assert.equal(opt.status, 2);
   assert.match(opt.stderr, /--nope/);
 });
 
-async function waitForListening(child: ChildProcess): Promise<string> {
-  let seen = '';
-  for await (const chunk of child.stdout!) {
-    seen += chunk;
-    const m = /"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/.exec(seen);
-    if (m) return m[1]!;
-  }
-  throw new Error(`daemon exited before listening:\n${seen}`);
-}
+test('tributary serve: HTTPS with a generated RSA 4096 certificate, HTTP redirects, SIGTERM exits 0', async (t) => {
+  const dir = tempDir(t);
+  const daemon = await startDaemon(dir);
+  t.after(() => daemon.stop('SIGKILL'));
+  const health = await daemon.call('GET', '/api/health');
+  assert.equal(health.status, 200);
+  assert.deepEqual(health.body, { status: 'ok', version });
 
-test('tributary serve answers HTTP and exits 0 on SIGTERM', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve'], {
-    env: { ...process.env, API_HOST: '127.0.0.1', HTTP_PORT: '0' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const cert = new X509Certificate(readFileSync(join(dir, 'tributary.crt')));
+  assert.ok(cert.checkIP('127.0.0.1'));
+  const days = (Date.parse(cert.validTo) - Date.parse(cert.validFrom)) / 86_400_000;
+  assert.equal(Math.round(days), 365);
+  assert.equal(cert.publicKey.asymmetricKeyDetails?.modulusLength, 4096);
+  assert.equal(statSync(join(dir, 'tributary.key')).mode & 0o077, 0, 'the key is private');
+  assert.ok(statSync(join(dir, 'config.yaml')).isFile(), 'the default config was written');
+  assert.ok(statSync(join(dir, 'equalizers.yaml')).isFile());
+
+  assert.ok(daemon.httpUrl);
+  const redirect = await new Promise<{ status?: number; location?: string }>((resolve, reject) => {
+    request(`${daemon.httpUrl}/sinks?x=1`, { method: 'POST' }, (res) => {
+      res.resume();
+      resolve({ status: res.statusCode, location: res.headers.location });
+    })
+      .on('error', reject)
+      .end();
   });
-  try {
-    const base = await waitForListening(child);
-    const res = await fetch(`${base}/api/health`);
-    assert.equal(res.status, 200);
-    assert.equal(((await res.json()) as { status: string }).status, 'ok');
-    child.kill('SIGTERM');
-    const [code] = await once(child, 'exit');
-    assert.equal(code, 0);
-  } finally {
-    child.kill('SIGKILL');
-  }
+  assert.equal(redirect.status, 308);
+  assert.equal(redirect.location, `${daemon.apiUrl}/sinks?x=1`);
+
+  assert.equal(await daemon.stop('SIGTERM'), 0);
+});
+
+test('tributary serve refuses to start on an invalid config, naming file, path and rule', async (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, 'config.yaml');
+  const text = 'sinks:\n  - name: A\n  - name: B\n  - name: C\n    volume: 1.5\n';
+  writeFileSync(file, text);
+  const res = spawnSync(process.execPath, ['--import', 'tsx', cli, 'serve'], {
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      CONFIG_PATH: file,
+      API_HOST: '127.0.0.1',
+      API_PORT: '0',
+      HTTP_PORT: '0',
+    },
+  });
+  assert.equal(res.status, 1);
+  assert.ok(res.stderr.includes(file), res.stderr);
+  assert.match(res.stderr, /sinks\[2\]\.volume must be <= 1 \(got 1\.5\)/);
+  assert.equal(readFileSync(file, 'utf8'), text, 'the invalid file is untouched');
+});
+
+test('tributary serve rejects a bad setting by name', () => {
+  const res = spawnSync(process.execPath, ['--import', 'tsx', cli, 'serve'], {
+    encoding: 'utf8',
+    env: { ...process.env, API_PORT: 'http' },
+  });
+  assert.equal(res.status, 2);
+  assert.match(res.stderr, /API_PORT must be an integer 0-65535, got 'http'/);
 });

@@ -1,12 +1,38 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { type AppOptions, app } from '../src/app.js';
+import { type AppOptions, app, fastifyOptions } from '../src/app.js';
 
-/** Builds the app on an un-listened Fastify instance, closed when the test ends. */
-export async function build(t: TestContext, options: AppOptions = {}): Promise<FastifyInstance> {
-  const fastify = Fastify({ logger: false });
-  await fastify.register(app, options);
+/** A fresh temporary directory, removed when the test ends. */
+export function tempDir(t: TestContext, prefix = 'tributary-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export interface Built extends FastifyInstance {
+  readonly dir: string;
+}
+
+/**
+ * Builds the app on an un-listened Fastify instance over config files in a temporary directory
+ * (or `options.configPath`), closed when the test ends.
+ */
+export async function build(
+  t: TestContext,
+  options: Partial<AppOptions> & { dir?: string } = {},
+): Promise<Built> {
+  const dir = options.dir ?? tempDir(t);
+  const fastify = Fastify({ ...fastifyOptions, logger: false });
+  await fastify.register(app, {
+    configPath: join(dir, 'config.yaml'),
+    equalizerPath: join(dir, 'equalizers.yaml'),
+    reloadTimeoutMs: 60_000,
+    ...options,
+  });
   await fastify.ready();
   t.after(() => fastify.close());
-  return fastify;
+  return Object.assign(fastify, { dir }) as Built;
 }

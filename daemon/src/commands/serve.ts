@@ -1,0 +1,68 @@
+import { parseArgs } from 'node:util';
+import { ConfigFileError } from '../config/documents.js';
+import { serve } from '../server.js';
+import { readSettings, SettingsError } from '../settings.js';
+
+const usage = `Usage: tributary serve
+
+Runs the daemon: the HTTPS API, the configuration store and (later) the audio engine, until
+SIGINT or SIGTERM.
+
+Environment:
+  API_HOST                      Address to bind (default 0.0.0.0)
+  API_PORT                      HTTPS port (default 443 when it can be bound, else 8443)
+  HTTP_PORT                     Port that redirects HTTP to HTTPS (default 80, else 8080; off to disable)
+  CERTIFICATE, CERTIFICATE_KEY  PEM certificate and key (default: a self-signed pair, RSA 4096,
+                                365 days, generated beside config.yaml on first start)
+  CONFIG_PATH                   config.yaml (default ~/.config/tributary/config.yaml)
+  EQUALIZER_CONFIG_PATH         equalizers.yaml (default beside config.yaml)
+  CONFIGURATION_RELOAD_TIMEOUT  Seconds after a hand edit before the file is reloaded (default 3)
+  API_TOKEN                     Require this token on every request (Bearer header or cookie
+                                tributary_token); unset: the API is open
+  LOG_LEVEL                     fatal, error, warn, info (default), debug, trace
+`;
+
+export async function run(argv: string[]): Promise<number> {
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: { help: { type: 'boolean', short: 'h' } },
+    });
+    if (values.help) {
+      process.stdout.write(usage);
+      return 0;
+    }
+  } catch (err) {
+    process.stderr.write(`tributary serve: ${(err as Error).message}\n\n${usage}`);
+    return 2;
+  }
+  let server: Awaited<ReturnType<typeof serve>>;
+  try {
+    server = await serve({ settings: readSettings() });
+  } catch (err) {
+    if (err instanceof SettingsError) {
+      process.stderr.write(`tributary serve: ${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof ConfigFileError) {
+      process.stderr.write(
+        `tributary serve: refusing to start: ${err.message}\nThe file was not changed. Fix it, or check it with: tributary config check ${err.file}\n`,
+      );
+      return 1;
+    }
+    process.stderr.write(`tributary serve: cannot start: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  server.fastify.log.info(`${signal}: shutting down`);
+  try {
+    await server.close();
+    return 0;
+  } catch (err) {
+    process.stderr.write(`tributary serve: shutdown failed: ${(err as Error).message}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,80 @@
+// Durable file replacement: a kill -9 or power cut at any instant leaves either the old or the
+// new file, never a torn one, and once `writeFileAtomic` resolves the new content is on disk.
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * Writes `text` to a temporary file beside `path`, fsyncs it, renames it over `path`, fsyncs the
+ * directory. The file keeps its permissions; a new one gets `newFileMode`.
+ */
+export async function writeFileAtomic(
+  path: string,
+  text: string,
+  newFileMode = 0o644,
+): Promise<void> {
+  const dir = dirname(path);
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const mode = await stat(path).then(
+    (s) => s.mode & 0o777,
+    () => newFileMode,
+  );
+  const file = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
+  try {
+    try {
+      await file.writeFile(text, 'utf8');
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temp, path);
+  } catch (err) {
+    await unlink(temp).catch(() => {});
+    throw err;
+  }
+  await syncDirectory(dir);
+}
+
+/** Makes a rename or a new file in `dir` durable. */
+export async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, constants.O_RDONLY);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The file's text, or null when it does not exist. */
+export async function readTextIfExists(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/**
+ * Moves a file out of the way without deleting it (`config.yaml` ->
+ * `config.yaml.rejected-2025-01-31T10-00-00Z`) and returns the new path.
+ */
+export async function keepAside(path: string, why: string, now = new Date()): Promise<string> {
+  const stamp = now
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replaceAll(':', '-');
+  let target = `${path}.${why}-${stamp}`;
+  for (let n = 2; await exists(target); n++) target = `${path}.${why}-${stamp}-${n}`;
+  await rename(path, target);
+  await syncDirectory(dirname(path));
+  return target;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,143 @@
+// config.yaml and equalizers.yaml as text: safe YAML parsing, validation against the schemas
+// (every problem with its path), and the text the daemon writes.
+import { Document, isMap, isScalar, parseDocument, visit } from 'yaml';
+import { EQ_BAND_KEYS } from '../schema/common.js';
+import type { EqualizerPreset } from '../schema/equalizer-preset.js';
+import { type Config, ConfigFile, EqualizersFile } from '../schema/files.js';
+import type { Problem } from '../schema/problem.js';
+import { Route } from '../schema/route.js';
+import { Sink } from '../schema/sink.js';
+import { RtpSettings, Source } from '../schema/source.js';
+import { check, makeProblem } from '../schema/validate.js';
+import { bandsOf, complete, validateConfig } from './model.js';
+
+/** A configuration file that cannot be used, with every problem found in it. */
+export class ConfigFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: Problem[],
+  ) {
+    super(
+      `${file} is not a valid Tributary configuration:\n${problems.map((p) => `  ${p.message}`).join('\n')}`,
+    );
+    this.name = 'ConfigFileError';
+  }
+}
+
+export type ConfigPart = Pick<Config, 'sinks' | 'sources' | 'routes'>;
+export type EqualizersPart = Pick<Config, 'equalizers'>;
+
+export interface Parsed<T> {
+  value: T;
+  /** config_ids made up for entries that had none (the file should be rewritten with them). */
+  generatedIds: Set<string>;
+}
+
+/** Parses YAML safely (core schema: plain data only, no custom tags, duplicate keys refused). */
+function parseYaml(text: string, file: string): unknown {
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, strict: true });
+  const problems = doc.errors.map((e) => {
+    const pos = e.linePos?.[0];
+    const where = pos ? `line ${pos.line}, column ${pos.col}` : '';
+    return makeProblem(where, 'yaml', `is not valid YAML: ${e.message.split('\n')[0]}`);
+  });
+  if (problems.length > 0) throw new ConfigFileError(file, problems);
+  try {
+    return doc.toJS({ maxAliasCount: 100 }) ?? {};
+  } catch (err) {
+    throw new ConfigFileError(file, [
+      makeProblem('', 'yaml', `is not valid YAML: ${(err as Error).message}`),
+    ]);
+  }
+}
+
+/** Parses and validates config.yaml text; throws ConfigFileError listing every problem. */
+export function parseConfigText(text: string, file: string): Parsed<ConfigPart> {
+  const data = parseYaml(text, file);
+  const problems = check(ConfigFile, data);
+  if (problems.length > 0) throw new ConfigFileError(file, problems);
+  const raw = data as ConfigFile;
+  const generatedIds = new Set<string>();
+  const withId = <T extends { config_id: string }>(input: { config_id?: string }, entity: T): T => {
+    if (input.config_id === undefined) generatedIds.add(entity.config_id);
+    return entity;
+  };
+  const value: ConfigPart = {
+    sinks: raw.sinks.map((s) => withId(s, complete<'sink'>(s))),
+    sources: raw.sources.map((s) => withId(s, complete<'source'>(s))),
+    routes: raw.routes.map((r) => withId(r, complete<'route'>(r))),
+  };
+  const semantic = validateConfig({ ...value, equalizers: [] });
+  if (semantic.length > 0) throw new ConfigFileError(file, semantic);
+  return { value, generatedIds };
+}
+
+/** Parses and validates equalizers.yaml text; throws ConfigFileError listing every problem. */
+export function parseEqualizersText(text: string, file: string): Parsed<EqualizersPart> {
+  const data = parseYaml(text, file);
+  const problems = check(EqualizersFile, data);
+  if (problems.length > 0) throw new ConfigFileError(file, problems);
+  const equalizers = (data as EqualizersFile).equalizers.map(
+    (p) => ({ name: p.name, ...bandsOf(p as EqualizerPreset) }) as EqualizerPreset,
+  );
+  const semantic = validateConfig({ sinks: [], sources: [], routes: [], equalizers });
+  if (semantic.length > 0) throw new ConfigFileError(file, semantic);
+  return { value: { equalizers }, generatedIds: new Set() };
+}
+
+/** `value` with its keys in `order` first (then any others), as the schema lists them. */
+function ordered<T extends object>(value: T, order: readonly string[]): T {
+  const out: Record<string, unknown> = {};
+  for (const key of order) if (key in value) out[key] = (value as Record<string, unknown>)[key];
+  for (const [key, v] of Object.entries(value)) if (!(key in out)) out[key] = v;
+  return out as T;
+}
+
+const entityOrder = (schema: { properties: object }) => [
+  'name',
+  ...Object.keys(schema.properties).filter((k) => k !== 'name' && k !== 'equalizer' && k !== 'rtp'),
+  'rtp',
+  'equalizer',
+];
+const SINK_ORDER = entityOrder(Sink);
+const SOURCE_ORDER = entityOrder(Source);
+const ROUTE_ORDER = entityOrder(Route);
+const RTP_ORDER = Object.keys(RtpSettings.properties);
+
+/** YAML with a header comment; equalizers (18 bands) written on one line each. */
+function render(comment: string, value: unknown): string {
+  const doc = new Document(value);
+  doc.commentBefore = comment;
+  visit(doc, {
+    Pair(_, pair) {
+      if (isScalar(pair.key) && pair.key.value === 'equalizer' && isMap(pair.value))
+        pair.value.flow = true;
+    },
+  });
+  return doc.toString({ lineWidth: 0 });
+}
+
+export function configText(config: ConfigPart): string {
+  return render(
+    ' Tributary configuration: sinks, sources and routes.\n' +
+      ' Saved by the daemon on every change. Hand edits are picked up a few seconds after the file\n' +
+      ' is saved; a file that fails validation is reported in the log and not overwritten.\n' +
+      ' Check a file with: tributary config check FILE',
+    {
+      sinks: config.sinks.map((e) => ordered(e, SINK_ORDER)),
+      sources: config.sources.map((e) => ({
+        ...ordered(e, SOURCE_ORDER),
+        rtp: e.rtp && ordered(e.rtp, RTP_ORDER),
+      })),
+      routes: config.routes.map((e) => ordered(e, ROUTE_ORDER)),
+    },
+  );
+}
+
+export function equalizersText(config: EqualizersPart): string {
+  return render(
+    ' Tributary equalizer presets: a name and 18 band gains b1..b18 (0.0 to 2.0, 1.0 flat).\n' +
+      ' Saved by the daemon on every change; hand edits are picked up like config.yaml.',
+    { equalizers: config.equalizers.map((p) => ordered(p, ['name', ...EQ_BAND_KEYS])) },
+  );
+}

@@ -1,0 +1,332 @@
+// The configuration as data, and every change to it as a pure function on a draft copy. The
+// store runs these under its write lock; they throw the API's errors (404, 409, 400) and the
+// store validates the whole result with `validateConfig` before anything is saved.
+import { randomUUID } from 'node:crypto';
+import {
+  DuplicateIdError,
+  DuplicateNameError,
+  InUseError,
+  invalidConfig,
+  invalidRequest,
+  NotFoundError,
+} from '../errors.js';
+import { EQ_BAND_KEYS, type Equalizer, FLAT_EQUALIZER } from '../schema/common.js';
+import type { EqualizerPreset } from '../schema/equalizer-preset.js';
+import type { Config } from '../schema/files.js';
+import type { Problem } from '../schema/problem.js';
+import type { Route, RouteInput, RoutePatch } from '../schema/route.js';
+import type { Sink, SinkInput, SinkPatch } from '../schema/sink.js';
+import type { Source, SourceInput, SourcePatch } from '../schema/source.js';
+import { makeProblem } from '../schema/validate.js';
+
+export type { Config };
+export type Kind = 'sink' | 'source' | 'route';
+export type Entity = Sink | Source | Route;
+export interface EntityOf {
+  sink: Sink;
+  source: Source;
+  route: Route;
+}
+export interface InputOf {
+  sink: SinkInput;
+  source: SourceInput;
+  route: RouteInput;
+}
+export interface PatchOf {
+  sink: SinkPatch;
+  source: SourcePatch;
+  route: RoutePatch;
+}
+
+export const LIST_OF = { sink: 'sinks', source: 'sources', route: 'routes' } as const;
+
+export function emptyConfig(): Config {
+  return { sinks: [], sources: [], routes: [], equalizers: [] };
+}
+
+export function listOf<K extends Kind>(config: Config, kind: K): EntityOf[K][] {
+  return config[LIST_OF[kind]] as EntityOf[K][];
+}
+
+export function find<K extends Kind>(config: Config, kind: K, name: string): EntityOf[K] {
+  const entity = listOf(config, kind).find((e) => e.name === name);
+  if (!entity) throw new NotFoundError(kind, name);
+  return entity;
+}
+
+/** A validated input (defaults filled in) made into a complete entity with a config_id. */
+export function complete<K extends Kind>(input: InputOf[K]): EntityOf[K] {
+  return { ...input, config_id: input.config_id ?? randomUUID() } as EntityOf[K];
+}
+
+function allIds(config: Config): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const kind of ['sink', 'source', 'route'] as const) {
+    for (const e of listOf(config, kind)) ids.set(e.config_id, `${kind} '${e.name}'`);
+  }
+  return ids;
+}
+
+export function addEntity<K extends Kind>(config: Config, kind: K, input: InputOf[K]): EntityOf[K] {
+  const list = listOf(config, kind);
+  if (list.some((e) => e.name === input.name)) throw new DuplicateNameError(kind, input.name);
+  if (input.config_id !== undefined) {
+    const holder = allIds(config).get(input.config_id);
+    if (holder) throw new DuplicateIdError(input.config_id, holder);
+  }
+  const entity = complete<K>(input);
+  list.push(entity);
+  ensureValid(config, kind, entity);
+  return entity;
+}
+
+/**
+ * Throws a 400 listing what the change broke (a route naming a missing sink, a group member that
+ * does not exist, a cycle), with paths relative to the changed entry (`group_members[0]`) where
+ * the problem is in it, so an API client sees the field of its own request.
+ */
+function ensureValid(config: Config, kind: Kind, entity: Entity): void {
+  const problems = validateConfig(config);
+  if (problems.length === 0) return;
+  const prefix = `${LIST_OF[kind]}[${(listOf(config, kind) as Entity[]).indexOf(entity)}]`;
+  throw invalidConfig(
+    problems.map((p) => {
+      if (!p.path.startsWith(`${prefix}.`) && !p.path.startsWith(`${prefix}[`)) return p;
+      const path = p.path.slice(prefix.length).replace(/^\./, '');
+      return { ...p, path, message: p.message.replace(p.path, path) };
+    }),
+  );
+}
+
+/** Applies a partial update; a new name is cascaded to group members and routes. */
+export function updateEntity<K extends Kind>(
+  config: Config,
+  kind: K,
+  name: string,
+  patch: PatchOf[K],
+): EntityOf[K] {
+  const entity = find(config, kind, name);
+  const { config_id, equalizer, ...fields } = patch as PatchOf[K] & {
+    equalizer?: Partial<Equalizer>;
+  };
+  if (config_id !== undefined && config_id !== entity.config_id) {
+    throw invalidRequest([
+      makeProblem('config_id', 'readOnly', `is read-only (it is ${entity.config_id})`, config_id),
+    ]);
+  }
+  const newName = (fields as { name?: string }).name;
+  if (newName !== undefined && newName !== name) {
+    if (listOf(config, kind).some((e) => e.name === newName)) {
+      throw new DuplicateNameError(kind, newName);
+    }
+    renameReferences(config, kind, name, newName);
+  }
+  for (const [key, value] of Object.entries(fields)) {
+    if (value !== undefined) (entity as Record<string, unknown>)[key] = value;
+  }
+  if (equalizer) entity.equalizer = mergeBands(entity.equalizer, equalizer);
+  ensureValid(config, kind, entity);
+  return entity;
+}
+
+export function mergeBands(current: Equalizer, patch: Partial<Equalizer>): Equalizer {
+  const out = { ...current };
+  for (const key of EQ_BAND_KEYS) {
+    const value = patch[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+function renameReferences(config: Config, kind: Kind, from: string, to: string): void {
+  if (kind === 'route') return;
+  for (const group of listOf(config, kind)) {
+    group.group_members = group.group_members.map((m) => (m === from ? to : m));
+  }
+  for (const route of config.routes) {
+    if (kind === 'sink' && route.sink === from) route.sink = to;
+    if (kind === 'source' && route.source === from) route.source = to;
+  }
+}
+
+/** What refers to a sink or source by name: groups containing it and routes naming it. */
+export function referrers(config: Config, kind: Kind, name: string): string[] {
+  if (kind === 'route') return [];
+  const out: string[] = [];
+  for (const group of listOf(config, kind)) {
+    if (group.group_members.includes(name)) out.push(`${kind} group '${group.name}'`);
+  }
+  for (const route of config.routes) {
+    if ((kind === 'sink' ? route.sink : route.source) === name) out.push(`route '${route.name}'`);
+  }
+  return out;
+}
+
+export function deleteEntity(config: Config, kind: Kind, name: string): void {
+  find(config, kind, name);
+  const users = referrers(config, kind, name);
+  if (users.length > 0) throw new InUseError(kind, name, users.join(', '));
+  const list = listOf(config, kind) as Entity[];
+  list.splice(
+    list.findIndex((e) => e.name === name),
+    1,
+  );
+}
+
+export function findPreset(config: Config, name: string): EqualizerPreset {
+  const preset = config.equalizers.find((p) => p.name === name);
+  if (!preset) throw new NotFoundError('equalizer preset', name);
+  return preset;
+}
+
+export function addPreset(config: Config, preset: EqualizerPreset): EqualizerPreset {
+  if (config.equalizers.some((p) => p.name === preset.name)) {
+    throw new DuplicateNameError('equalizer preset', preset.name);
+  }
+  config.equalizers.push(preset);
+  return preset;
+}
+
+export function deletePreset(config: Config, name: string): void {
+  findPreset(config, name);
+  config.equalizers = config.equalizers.filter((p) => p.name !== name);
+}
+
+export function bandsOf(preset: EqualizerPreset): Equalizer {
+  return mergeBands(FLAT_EQUALIZER, preset);
+}
+
+/**
+ * The rules a whole configuration must follow beyond each entry's schema: unique names and
+ * config_ids, group members and route ends that exist, group_members only on groups, no group
+ * cycles. Returns every problem with its path (`sinks[2].group_members[0]`).
+ */
+export function validateConfig(config: Config): Problem[] {
+  const problems: Problem[] = [];
+  const ids = new Map<string, string>();
+  for (const kind of ['sink', 'source', 'route'] as const) {
+    const list = LIST_OF[kind];
+    const names = new Map<string, number>();
+    listOf(config, kind).forEach((e: Entity, i) => {
+      const first = names.get(e.name);
+      if (first !== undefined) {
+        problems.push(
+          makeProblem(
+            `${list}[${i}].name`,
+            'unique',
+            `must be unique (${list}[${first}] has it too)`,
+            e.name,
+          ),
+        );
+      } else names.set(e.name, i);
+      const holder = ids.get(e.config_id);
+      if (holder !== undefined) {
+        problems.push(
+          makeProblem(
+            `${list}[${i}].config_id`,
+            'unique',
+            `must be unique (${holder} has it too)`,
+            e.config_id,
+          ),
+        );
+      } else ids.set(e.config_id, `${list}[${i}]`);
+    });
+    if (kind !== 'route') checkGroups(config, kind, problems);
+  }
+  const sinkNames = new Set(config.sinks.map((s) => s.name));
+  const sourceNames = new Set(config.sources.map((s) => s.name));
+  config.routes.forEach((r, i) => {
+    if (!sourceNames.has(r.source)) {
+      problems.push(
+        makeProblem(
+          `routes[${i}].source`,
+          'reference',
+          'must name an existing source or source group',
+          r.source,
+        ),
+      );
+    }
+    if (!sinkNames.has(r.sink)) {
+      problems.push(
+        makeProblem(
+          `routes[${i}].sink`,
+          'reference',
+          'must name an existing sink or sink group',
+          r.sink,
+        ),
+      );
+    }
+  });
+  const presetNames = new Map<string, number>();
+  config.equalizers.forEach((p, i) => {
+    const first = presetNames.get(p.name);
+    if (first !== undefined) {
+      problems.push(
+        makeProblem(
+          `equalizers[${i}].name`,
+          'unique',
+          `must be unique (equalizers[${first}] has it too)`,
+          p.name,
+        ),
+      );
+    } else presetNames.set(p.name, i);
+  });
+  return problems;
+}
+
+function checkGroups(config: Config, kind: 'sink' | 'source', problems: Problem[]): void {
+  const list = LIST_OF[kind];
+  const entries = listOf(config, kind) as (Sink | Source)[];
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  entries.forEach((e, i) => {
+    if (!e.is_group && e.group_members.length > 0) {
+      problems.push(
+        makeProblem(
+          `${list}[${i}].group_members`,
+          'group',
+          'must be empty unless is_group is true',
+          e.group_members,
+        ),
+      );
+    }
+    e.group_members.forEach((member, j) => {
+      if (!byName.has(member)) {
+        problems.push(
+          makeProblem(
+            `${list}[${i}].group_members[${j}]`,
+            'reference',
+            `must name an existing ${kind}`,
+            member,
+          ),
+        );
+      }
+    });
+  });
+  // Depth-first search for cycles; each cycle is reported once, at its first member in list order.
+  const state = new Map<string, 'open' | 'done'>();
+  const reported = new Set<string>();
+  const visit = (name: string, trail: string[]): void => {
+    const entry = byName.get(name);
+    if (!entry?.is_group || state.get(name) === 'done') return;
+    if (state.get(name) === 'open') {
+      const cycle = [...trail.slice(trail.indexOf(name)), name];
+      const key = [...new Set(cycle)].sort().join('\u0000');
+      if (!reported.has(key)) {
+        reported.add(key);
+        const i = entries.findIndex((e) => e.name === cycle[0]);
+        problems.push(
+          makeProblem(
+            `${list}[${i}].group_members`,
+            'cycle',
+            `must not contain itself (${cycle.join(' -> ')})`,
+          ),
+        );
+      }
+      return;
+    }
+    state.set(name, 'open');
+    for (const member of entry.group_members) visit(member, [...trail, name]);
+    state.set(name, 'done');
+  };
+  for (const e of entries) visit(e.name, []);
+}

@@ -1,0 +1,115 @@
+// Every error the daemon answers with, one code each (TRIBUTARY_*). Thrown anywhere (the config
+// model, the store, route handlers); the app's error handler turns them into the Error schema.
+import createError from '@fastify/error';
+import type { Problem } from './schema/problem.js';
+
+/** An error that carries the problems found (invalid request or resulting configuration). */
+export interface ProblemError extends Error {
+  details?: Problem[];
+}
+
+function withDetails<E extends Error>(error: E, details: Problem[]): E & ProblemError {
+  return Object.assign(error, { details });
+}
+
+const InvalidRequestError = createError<'TRIBUTARY_INVALID_REQUEST', 400, [string]>(
+  'TRIBUTARY_INVALID_REQUEST',
+  '%s',
+  400,
+);
+const InvalidConfigError = createError<'TRIBUTARY_INVALID_CONFIG', 400, [string]>(
+  'TRIBUTARY_INVALID_CONFIG',
+  '%s',
+  400,
+);
+
+/** 400: the request itself (body, path parameter) breaks the schema. */
+export function invalidRequest(problems: Problem[]) {
+  return withDetails(new InvalidRequestError(summarise(problems)), problems);
+}
+
+/** 400: the request is well formed but the configuration it would produce is not. */
+export function invalidConfig(problems: Problem[]) {
+  return withDetails(new InvalidConfigError(summarise(problems)), problems);
+}
+
+function summarise(problems: Problem[]): string {
+  const [first, ...rest] = problems;
+  if (!first) return 'invalid input';
+  return rest.length === 0
+    ? first.message
+    : `${first.message} (and ${rest.length} more problem${rest.length === 1 ? '' : 's'})`;
+}
+
+/** 404: no entry of that kind has that name. Args: kind ("sink"), name. */
+export const NotFoundError = createError<'TRIBUTARY_NOT_FOUND', 404, [string, string]>(
+  'TRIBUTARY_NOT_FOUND',
+  "No %s named '%s'",
+  404,
+);
+
+/** 404: no route matches the method and URL. Args: method, url. */
+export const RouteNotFoundError = createError<'TRIBUTARY_NOT_FOUND', 404, [string, string]>(
+  'TRIBUTARY_NOT_FOUND',
+  'No route %s %s',
+  404,
+);
+
+/** 409: the name is taken. Args: kind, name. */
+export const DuplicateNameError = createError<'TRIBUTARY_DUPLICATE_NAME', 409, [string, string]>(
+  'TRIBUTARY_DUPLICATE_NAME',
+  "A %s named '%s' already exists",
+  409,
+);
+
+/** 409: the config_id is taken. Args: config_id, what holds it. */
+export const DuplicateIdError = createError<'TRIBUTARY_DUPLICATE_ID', 409, [string, string]>(
+  'TRIBUTARY_DUPLICATE_ID',
+  'config_id %s is already used by %s',
+  409,
+);
+
+/** 409: the entry cannot be deleted while others refer to it. Args: kind, name, referrers. */
+export const InUseError = createError<'TRIBUTARY_IN_USE', 409, [string, string, string]>(
+  'TRIBUTARY_IN_USE',
+  "Cannot delete %s '%s': it is used by %s",
+  409,
+);
+
+/** 409: a media command needs a source with vnc_ip. Args: source name. */
+export const NoMediaHostError = createError<'TRIBUTARY_NO_MEDIA_HOST', 409, [string]>(
+  'TRIBUTARY_NO_MEDIA_HOST',
+  "Source '%s' has no vnc_ip to send media commands to",
+  409,
+);
+
+/** 502: the media command could not be sent. Args: destination, reason. */
+export const MediaCommandError = createError<
+  'TRIBUTARY_MEDIA_COMMAND_FAILED',
+  502,
+  [string, string]
+>('TRIBUTARY_MEDIA_COMMAND_FAILED', 'Could not send the media command to %s: %s', 502);
+
+/** 401: API_TOKEN is set and the request did not carry it. */
+export const UnauthorizedError = createError<'TRIBUTARY_UNAUTHORIZED', 401, []>(
+  'TRIBUTARY_UNAUTHORIZED',
+  'This daemon needs an API token: send "Authorization: Bearer <token>" or the cookie tributary_token',
+  401,
+);
+
+/** 503: the change could not be saved, so it was not made. Args: file, reason. */
+export const SaveFailedError = createError<'TRIBUTARY_SAVE_FAILED', 503, [string, string]>(
+  'TRIBUTARY_SAVE_FAILED',
+  'The change was not made: saving %s failed (%s)',
+  503,
+);
+
+/** 500: anything unexpected; details go to the log, not to the client. */
+export const InternalError = createError<'TRIBUTARY_INTERNAL', 500, []>(
+  'TRIBUTARY_INTERNAL',
+  'Internal error; see the daemon log',
+  500,
+);
+
+/** Every status code an API route may answer with besides success, for the response schemas. */
+export const ERROR_STATUS_CODES = [400, 401, 404, 409, 500, 502, 503] as const;

@@ -1,0 +1,109 @@
+// The HTTPS certificate: the one given by CERTIFICATE/CERTIFICATE_KEY, or a self-signed one
+// generated on first start (RSA 4096, 365 days) and kept beside the configuration.
+import { X509Certificate } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { generate } from 'selfsigned';
+import { readTextIfExists, writeFileAtomic } from '../config/atomic-file.js';
+
+export interface CertificatePair {
+  readonly cert: string;
+  readonly key: string;
+  readonly certPath: string;
+  readonly keyPath: string;
+  /** True when this start generated it. */
+  readonly generated: boolean;
+  readonly validTo: Date;
+}
+
+export const CERT_FILE = 'tributary.crt';
+export const KEY_FILE = 'tributary.key';
+
+export interface CertificateOptions {
+  /** Given by CERTIFICATE / CERTIFICATE_KEY; null: use or generate the self-signed pair. */
+  readonly certificatePath: string | null;
+  readonly certificateKeyPath: string | null;
+  /** Where the generated pair lives (the configuration directory). */
+  readonly directory: string;
+  readonly keyBits?: number;
+  readonly now?: Date;
+}
+
+export async function loadCertificate(options: CertificateOptions): Promise<CertificatePair> {
+  if (options.certificatePath && options.certificateKeyPath) {
+    const [cert, key] = await Promise.all([
+      readFile(options.certificatePath, 'utf8').catch((err: Error) => {
+        throw new Error(`CERTIFICATE: cannot read ${options.certificatePath}: ${err.message}`);
+      }),
+      readFile(options.certificateKeyPath, 'utf8').catch((err: Error) => {
+        throw new Error(
+          `CERTIFICATE_KEY: cannot read ${options.certificateKeyPath}: ${err.message}`,
+        );
+      }),
+    ]);
+    return {
+      cert,
+      key,
+      certPath: options.certificatePath,
+      keyPath: options.certificateKeyPath,
+      generated: false,
+      validTo: new Date(new X509Certificate(cert).validTo),
+    };
+  }
+  const certPath = join(options.directory, CERT_FILE);
+  const keyPath = join(options.directory, KEY_FILE);
+  const now = options.now ?? new Date();
+  const [cert, key] = await Promise.all([readTextIfExists(certPath), readTextIfExists(keyPath)]);
+  if (cert !== null && key !== null) {
+    const validTo = new Date(new X509Certificate(cert).validTo);
+    // Renew a generated certificate that expired (or is about to): it is ours to replace.
+    if (validTo.getTime() - now.getTime() > 24 * 3600 * 1000) {
+      return { cert, key, certPath, keyPath, generated: false, validTo };
+    }
+  }
+  return generateCertificate(certPath, keyPath, options.keyBits ?? 4096, now);
+}
+
+async function generateCertificate(
+  certPath: string,
+  keyPath: string,
+  keyBits: number,
+  now: Date,
+): Promise<CertificatePair> {
+  const host = hostname();
+  const notAfter = new Date(now.getTime() + 365 * 24 * 3600 * 1000);
+  const pems = await generate([{ name: 'commonName', value: host }], {
+    keyType: 'rsa',
+    keySize: keyBits,
+    algorithm: 'sha256',
+    notBeforeDate: now,
+    notAfterDate: notAfter,
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: host },
+          { type: 2, value: `${host}.local` },
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+        ],
+      },
+    ],
+  });
+  await mkdir(dirname(certPath), { recursive: true });
+  await writeFileAtomic(keyPath, pems.private, 0o600);
+  await writeFileAtomic(certPath, pems.cert);
+  return {
+    cert: pems.cert,
+    key: pems.private,
+    certPath,
+    keyPath,
+    generated: true,
+    validTo: notAfter,
+  };
+}

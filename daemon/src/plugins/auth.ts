@@ -1,0 +1,44 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { UnauthorizedError } from '../errors.js';
+
+export const TOKEN_COOKIE = 'tributary_token';
+
+export interface AuthOptions {
+  /** When set, every request must carry it (bearer header or cookie). */
+  readonly apiToken?: string | undefined;
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+function presented(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  const bearer = header?.match(/^Bearer\s+(.+)$/i)?.[1];
+  if (bearer) return bearer.trim();
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === TOKEN_COOKIE) return decodeURIComponent(value.join('='));
+  }
+  return undefined;
+}
+
+/**
+ * Optional access control: when API_TOKEN is set, every request (WebSocket upgrades included)
+ * must present it as `Authorization: Bearer <token>` or the cookie `tributary_token`. Compared
+ * in constant time. Without a token the API stays open, as the product documents.
+ */
+export default fp(
+  async (fastify: FastifyInstance, options: AuthOptions) => {
+    const token = options.apiToken;
+    if (!token) return;
+    const expected = digest(token);
+    fastify.addHook('onRequest', async (request) => {
+      const given = presented(request);
+      if (given === undefined || !timingSafeEqual(digest(given), expected)) {
+        throw new UnauthorizedError();
+      }
+    });
+  },
+  { name: 'auth' },
+);

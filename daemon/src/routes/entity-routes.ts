@@ -1,0 +1,223 @@
+// The routes sinks, sources and routes share: list, get, add, partial update (with rename
+// cascade), delete, enable/disable and the per-field setters. Each kind's folder registers this
+// plugin with its own schemas (and adds what only it has).
+import { type TSchema, Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import {
+  addEntity,
+  deleteEntity,
+  type EntityOf,
+  find,
+  type InputOf,
+  type Kind,
+  LIST_OF,
+  type PatchOf,
+  updateEntity,
+} from '../config/model.js';
+import { Delay, Equalizer, Volume } from '../schema/common.js';
+import { errors, nameParams, True } from './shared.js';
+
+export interface EntityRoutesOptions<K extends Kind> {
+  readonly kind: K;
+  /** OpenAPI tag, e.g. "Sinks". */
+  readonly tag: string;
+  /** Capitalised singular for operation ids, e.g. "Sink". */
+  readonly noun: string;
+  readonly entity: TSchema;
+  readonly input: TSchema;
+  readonly patch: TSchema;
+  /** What a rename rewrites, for the PUT description. */
+  readonly renameNote: string;
+}
+
+type NameParams = { name: string };
+
+export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): FastifyPluginAsync {
+  const { kind, tag, noun } = o;
+  const tags = [tag];
+  const params = nameParams(kind);
+  const entity = Type.Ref(o.entity);
+
+  return async (fastify) => {
+    const store = fastify.configStore;
+    const list = LIST_OF[kind];
+
+    fastify.get(
+      '/',
+      {
+        schema: {
+          tags,
+          operationId: `list${noun}s`,
+          summary: `List ${kind}s`,
+          description: `Every ${kind} and ${kind} group, in configuration order.`,
+          response: { 200: Type.Array(entity), ...errors() },
+        },
+      },
+      async () => store.config[list],
+    );
+
+    fastify.get<{ Params: NameParams }>(
+      '/:name',
+      {
+        schema: {
+          tags,
+          operationId: `get${noun}`,
+          summary: `Get one ${kind}`,
+          params,
+          response: { 200: entity, ...errors(404) },
+        },
+      },
+      async (request) => find(store.config as never, kind, request.params.name),
+    );
+
+    fastify.post<{ Body: InputOf[K] }>(
+      '/',
+      {
+        schema: {
+          tags,
+          operationId: `add${noun}`,
+          summary: `Add a ${kind} or ${kind} group`,
+          description:
+            'Only name is required; every other field takes its default. Answers the new entry ' +
+            'with its generated config_id once it is saved.',
+          body: Type.Ref(o.input),
+          response: { 201: entity, ...errors(400, 409, 503) },
+        },
+      },
+      async (request, reply) => {
+        const created = await store.change((draft) =>
+          addEntity(draft, kind, request.body as InputOf[K]),
+        );
+        return reply.code(201).send(created);
+      },
+    );
+
+    fastify.put<{ Params: NameParams; Body: PatchOf[K] }>(
+      '/:name',
+      {
+        schema: {
+          tags,
+          operationId: `update${noun}`,
+          summary: `Change a ${kind} (partial)`,
+          description:
+            'Fields left out of the body keep their value. A new name renames the entry and ' +
+            `${o.renameNote} in the same save. Answers the entry as saved.`,
+          params: nameParams(`${kind} to change (its current name)`),
+          body: Type.Ref(o.patch),
+          response: { 200: entity, ...errors(400, 404, 409, 503) },
+        },
+      },
+      async (request) =>
+        store.change((draft) =>
+          updateEntity(draft, kind, request.params.name, request.body as PatchOf[K]),
+        ),
+    );
+
+    fastify.delete<{ Params: NameParams }>(
+      '/:name',
+      {
+        schema: {
+          tags,
+          operationId: `delete${noun}`,
+          summary: `Delete a ${kind}`,
+          description: `Refused (409) while a ${kind} group or a route still names it; the answer lists them.`,
+          params,
+          response: { 200: True, ...errors(404, 409, 503) },
+        },
+      },
+      async (request) => {
+        await store.change((draft) => deleteEntity(draft, kind, request.params.name));
+        return true;
+      },
+    );
+
+    const setter = <P extends object>(
+      path: string,
+      operation: string,
+      summary: string,
+      extraParams: Record<string, TSchema>,
+      apply: (target: EntityOf[K], params: P) => void,
+    ) =>
+      fastify.get<{ Params: NameParams & P }>(
+        path,
+        {
+          schema: {
+            tags,
+            operationId: `${operation}${noun}`,
+            summary,
+            params: Type.Object({ name: params.properties.name, ...extraParams }),
+            response: {
+              200: True,
+              ...errors(...(Object.keys(extraParams).length > 0 ? [400 as const] : []), 404, 503),
+            },
+          },
+        },
+        async (request) => {
+          const p = request.params as NameParams & P;
+          await store.change((draft) => apply(find(draft, kind, p.name), p));
+          return true;
+        },
+      );
+
+    setter('/:name/enable', 'enable', `Enable a ${kind}`, {}, (e) => {
+      e.enabled = true;
+    });
+    setter('/:name/disable', 'disable', `Disable a ${kind}`, {}, (e) => {
+      e.enabled = false;
+    });
+    setter<{ volume: number }>(
+      '/:name/volume/:volume',
+      'setVolumeOf',
+      `Set the volume of a ${kind}`,
+      { volume: Volume },
+      (e, p) => {
+        e.volume = p.volume;
+      },
+    );
+    setter<{ delay: number }>(
+      '/:name/delay/:delay',
+      'setDelayOf',
+      `Set the delay of a ${kind}`,
+      { delay: Delay },
+      (e, p) => {
+        e.delay = p.delay;
+      },
+    );
+
+    fastify.get<{ Params: NameParams }>(
+      '/:name/equalizer',
+      {
+        schema: {
+          tags,
+          operationId: `getEqualizerOf${noun}`,
+          summary: `Get the equalizer of a ${kind}`,
+          params,
+          response: { 200: Type.Ref(Equalizer), ...errors(404) },
+        },
+      },
+      async (request) => find(store.config as never, kind, request.params.name).equalizer,
+    );
+
+    fastify.post<{ Params: NameParams; Body: EntityOf[K]['equalizer'] }>(
+      '/:name/equalizer',
+      {
+        schema: {
+          tags,
+          operationId: `setEqualizerOf${noun}`,
+          summary: `Set all 18 equalizer bands of a ${kind}`,
+          description:
+            'The body must give every band b1..b18 (use PUT with a partial equalizer to change some).',
+          params,
+          body: Type.Ref(Equalizer),
+          response: { 200: True, ...errors(400, 404, 503) },
+        },
+      },
+      async (request) => {
+        await store.change((draft) => {
+          find(draft, kind, request.params.name).equalizer = request.body as Equalizer;
+        });
+        return true;
+      },
+    );
+  };
+}

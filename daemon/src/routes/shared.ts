@@ -1,0 +1,33 @@
+// Schema pieces every route plugin uses: error responses, the `true` answer, name parameters.
+import { type TSchema, Type } from '@sinclair/typebox';
+import { ErrorResponse } from '../schema/problem.js';
+
+const errorDescriptions = {
+  400: 'Invalid input: the body names the field, the rule broken and the value given.',
+  401: 'API_TOKEN is set and the request did not carry it.',
+  404: 'No entry with that name (or no such route).',
+  409: 'Conflict: the name or config_id is taken, or the entry is still used (the body says by what).',
+  500: 'Unexpected failure; details are in the daemon log.',
+  502: 'A device on the network could not be reached.',
+  503: 'The change could not be saved to disk, so it was not made.',
+} as const;
+
+export type ErrorStatus = keyof typeof errorDescriptions;
+
+/** Response schemas for the given error statuses, plus 401 and 500 which any route may answer. */
+export function errors(...statuses: ErrorStatus[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const status of [...statuses, 401, 500] as ErrorStatus[]) {
+    out[status] = Type.Ref(ErrorResponse, { description: errorDescriptions[status] });
+  }
+  return out;
+}
+
+/** The answer of setters and deletes. */
+export const True = Type.Literal(true, { description: 'Always true: the change is saved.' });
+
+export function nameParams(kind: string) {
+  return Type.Object({
+    name: Type.String({ description: `Name of the ${kind}.`, examples: ['Living Room'] }),
+  });
+}

@@ -1,0 +1,107 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { ConfigMessage } from '../../schema/files.js';
+import { version } from '../../version.js';
+import { errors } from '../shared.js';
+
+const tags = ['System'];
+
+/** /api: health, the OpenAPI document, the whole configuration; /ws/config: live configuration. */
+const system: FastifyPluginAsync = async (fastify) => {
+  const store = fastify.configStore;
+
+  fastify.get(
+    '/api/health',
+    {
+      schema: {
+        tags,
+        operationId: 'health',
+        summary: 'Health check',
+        description: 'Answers while the daemon runs. Needs no token only when API_TOKEN is unset.',
+        response: {
+          200: Type.Object(
+            {
+              status: Type.Literal('ok'),
+              version: Type.String({ description: 'The daemon version.', examples: ['0.1.0'] }),
+            },
+            { additionalProperties: false },
+          ),
+          ...errors(),
+        },
+      },
+    },
+    async () => ({ status: 'ok' as const, version }),
+  );
+
+  fastify.get(
+    '/api/openapi.json',
+    {
+      schema: {
+        tags,
+        operationId: 'openapi',
+        summary: 'This API as an OpenAPI 3.1 document',
+        response: {
+          200: Type.Object(
+            {},
+            { additionalProperties: true, description: 'The OpenAPI document.' },
+          ),
+          ...errors(),
+        },
+      },
+    },
+    async () => fastify.swagger(),
+  );
+
+  fastify.get(
+    '/api/config',
+    {
+      schema: {
+        tags,
+        operationId: 'getConfig',
+        summary: 'The whole configuration and its revision',
+        description: 'The same message /ws/config pushes, for clients that poll.',
+        response: { 200: Type.Ref(ConfigMessage), ...errors() },
+      },
+    },
+    async () => ({ type: 'config' as const, ...store.snapshot() }),
+  );
+
+  fastify.get(
+    '/ws/config',
+    {
+      websocket: true,
+      // @fastify/websocket hides WebSocket routes from OpenAPI; this one is part of the API.
+      config: {
+        swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, hide: false }, url }),
+      },
+      schema: {
+        tags,
+        operationId: 'watchConfig',
+        summary: 'Live configuration (WebSocket)',
+        description:
+          'Upgrade to a WebSocket. The daemon sends a ConfigMessage (JSON: type "config", ' +
+          'revision, config) at once, then again after every change, whether made through the ' +
+          'API or by editing the files. Messages from the client are ignored.',
+        response: {
+          101: Type.Ref(ConfigMessage, {
+            description: 'Switching protocols; every message is a ConfigMessage.',
+          }),
+          ...errors(),
+        },
+      },
+    },
+    (socket) => {
+      const send = (snapshot: ReturnType<typeof store.snapshot>) => {
+        if (socket.readyState === socket.OPEN) {
+          socket.send(JSON.stringify({ type: 'config', ...snapshot }));
+        }
+      };
+      send(store.snapshot());
+      const unsubscribe = store.subscribe(send);
+      socket.on('close', unsubscribe);
+      socket.on('error', unsubscribe);
+    },
+  );
+};
+
+export default system;
