@@ -5,14 +5,26 @@
 //! and the runtime with its own threads and sockets ([`engine`]). JavaScript is never on the
 //! per-packet path: the napi binding only starts, configures, reads stats and stops.
 
+pub mod config;
 pub mod drift;
+pub mod engine;
+mod ingest;
 pub mod jitter;
+pub mod log;
+pub mod net;
 pub mod packet;
+pub mod path;
 pub mod pcm;
 pub mod reader;
 pub mod rtcp;
 pub mod rtp;
 pub mod scream;
 pub mod sdp;
+pub mod sink;
+pub mod source;
+pub mod stats;
 pub mod tagged;
 pub mod timeline;
+
+pub use config::{DesiredState, EngineOptions, PathSpec, RtpSourceSpec, SinkProtocol, SinkSpec};
+pub use engine::{BoundPorts, Engine, EngineStats, SinkStats, SourceStats, UnknownSender};

@@ -1,5 +1,6 @@
-//! Interleaved PCM <-> f32 for the wire encodings (stop-gap until `tributary-dsp` exports its
-//! codec; see /work/coord requests). Full scale is +-1.0; encoding clamps.
+//! Interleaved PCM <-> interleaved f32, for the source timeline (an interleaved ring; the DSP
+//! core's `decode_into` writes planar buffers for its processors). Full scale is +-1.0;
+//! encoding clamps.
 
 use tributary_dsp::sample_format::SampleFormat;
 

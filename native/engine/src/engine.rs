@@ -1,0 +1,518 @@
+//! The runtime: receiver threads, one engine thread that ingests packets and ticks every sink's
+//! mixer on the router's steady clock, and the control handle ([`Engine`]) that starts it,
+//! applies desired states, reads stats and stops it.
+//!
+//! `apply` diffs the new state against the last one on the caller's thread, builds everything
+//! new there (allocation happens off the real-time thread), and sends a plan; the engine thread
+//! swaps it in between ticks. Unchanged sinks and paths keep their state, so they play on
+//! without a gap; changed levels ramp inside the DSP stages.
+
+use crate::config::{ConfigError, DesiredState, EngineOptions, PathSpec, SinkSpec};
+use crate::ingest::Core;
+use crate::net::{self, Datagram, PortKind, Receiver};
+use crate::path::PathRt;
+use crate::sink::{layout_for, SinkRt};
+use crate::source::SourceSlot;
+use crate::stats::{unpack_format, EngineCounters, SinkCounters, SourceCounters};
+use std::collections::{HashMap, HashSet};
+use std::io;
+use std::net::UdpSocket;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Datagrams queued between the receivers and the engine thread.
+const QUEUE_SLOTS: usize = 2048;
+
+/// What the engine thread is told.
+pub(crate) enum Command {
+    Apply(Box<Plan>),
+    Stop,
+}
+
+/// A sink in a plan: kept (with its new path list) or built anew.
+pub(crate) enum SinkPlan {
+    Keep { id: String, paths: Vec<PathPlan> },
+    New(Box<SinkRt>),
+}
+
+/// A path in a kept sink: kept (levels updated) or built anew.
+pub(crate) enum PathPlan {
+    Keep(PathSpec),
+    New(Box<PathRt>),
+}
+
+/// The whole new graph, in order.
+pub(crate) struct Plan {
+    /// Source ids in table order; ids not in `new_sources` are taken from the current table.
+    pub sources: Vec<String>,
+    pub new_sources: Vec<SourceSlot>,
+    pub sinks: Vec<SinkPlan>,
+}
+
+/// Per-source statistics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceStats {
+    pub id: String,
+    pub name: String,
+    pub packets: u64,
+    pub bytes: u64,
+    pub lost: u64,
+    pub late: u64,
+    pub reordered: u64,
+    pub duplicates: u64,
+    pub malformed: u64,
+    pub rtcp_packets: u64,
+    pub jitter_ms: f64,
+    pub buffer_ms: f64,
+    pub drift_ppm: f64,
+    /// For example `rtp L16 48000 Hz 2 ch`; `None` before the first packet.
+    pub format: Option<String>,
+}
+
+/// Per-sink statistics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SinkStats {
+    pub id: String,
+    pub name: String,
+    pub packets: u64,
+    pub bytes: u64,
+    pub underruns: u64,
+    pub send_errors: u64,
+    pub queue_bytes: u64,
+    /// Largest lateness of a packet against its deadline since the previous stats call.
+    pub max_late_ms: f64,
+}
+
+/// A snapshot of the engine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineStats {
+    pub uptime_s: f64,
+    /// CPU time of the engine's threads since start.
+    pub cpu_s: f64,
+    pub queue_overflows: u64,
+    pub unknown_packets: u64,
+    pub malformed_unknown: u64,
+    pub sources: Vec<SourceStats>,
+    pub sinks: Vec<SinkStats>,
+}
+
+/// A sender no source matches (for the dashboard to offer as a new source).
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnknownSender {
+    /// `scream`, `scream-tagged` or `rtp`.
+    pub kind: &'static str,
+    pub address: String,
+    /// Local port it arrived on.
+    pub port: u16,
+    pub tag: Option<String>,
+    pub packets: u64,
+    pub format: Option<String>,
+    pub last_seen_ms_ago: f64,
+}
+
+/// The ports the engine listens on (useful when options asked for port 0).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoundPorts {
+    pub scream: Vec<u16>,
+    pub tagged: Option<u16>,
+    pub rtp: Vec<u16>,
+}
+
+/// A running engine. Dropping it stops it.
+pub struct Engine {
+    commands: mpsc::Sender<Command>,
+    thread: Option<JoinHandle<()>>,
+    queue: mpsc::SyncSender<Datagram>,
+    receivers: Vec<Receiver>,
+    options: EngineOptions,
+    ports: BoundPorts,
+    applied: DesiredState,
+    source_counters: HashMap<String, (String, Arc<SourceCounters>)>,
+    sink_counters: Vec<(String, String, Arc<SinkCounters>)>,
+    /// Capacity (s) of each live source's buffer, to know when a delay needs a bigger one.
+    source_capacity: HashMap<String, f64>,
+    unknown: Arc<Mutex<Vec<crate::ingest::Unknown>>>,
+    counters: Arc<EngineCounters>,
+    started: Instant,
+}
+
+impl Engine {
+    /// Binds every receiver and starts the engine thread. Fails (with the port in the message)
+    /// if a socket cannot be bound.
+    pub fn start(options: EngineOptions) -> io::Result<Engine> {
+        let (queue, data_rx) = mpsc::sync_channel::<Datagram>(QUEUE_SLOTS);
+        let counters = Arc::new(EngineCounters::default());
+        let mut receivers = Vec::new();
+        let mut ports = BoundPorts::default();
+        let open = |kind: PortKind, port: u16, receivers: &mut Vec<Receiver>| -> io::Result<u16> {
+            let r = net::spawn_receiver(
+                kind,
+                options.bind,
+                port,
+                &options.multicast_groups,
+                queue.clone(),
+                counters.clone(),
+            )
+            .map_err(|e| {
+                io::Error::new(
+                    e.kind(),
+                    format!("cannot listen on UDP port {port} ({kind:?}): {e}"),
+                )
+            })?;
+            let bound = r.port;
+            receivers.push(r);
+            Ok(bound)
+        };
+        for &p in &options.scream_ports {
+            ports
+                .scream
+                .push(open(PortKind::Scream, p, &mut receivers)?);
+        }
+        if let Some(p) = options.tagged_port {
+            ports.tagged = Some(open(PortKind::TaggedScream, p, &mut receivers)?);
+        }
+        for &p in &options.rtp_ports {
+            let bound = open(PortKind::Rtp, p, &mut receivers)?;
+            ports.rtp.push(bound);
+            if let Err(e) = open(PortKind::Rtcp, bound.wrapping_add(1), &mut receivers) {
+                crate::log::warn(&format!("no RTCP for RTP port {bound}: {e}"));
+            }
+        }
+        let socket = UdpSocket::bind(("0.0.0.0", 0))?;
+        socket.set_multicast_ttl_v4(options.multicast_ttl)?;
+        socket.set_nonblocking(true)?;
+        let (commands, command_rx) = mpsc::channel();
+        let unknown = Arc::new(Mutex::new(Vec::new()));
+        let mut core = Core::new(
+            socket,
+            counters.clone(),
+            unknown.clone(),
+            options.default_rtp_format,
+        );
+        let thread = std::thread::Builder::new()
+            .name("trib-engine".into())
+            .spawn(move || core.run(data_rx, command_rx))?;
+        Ok(Engine {
+            commands,
+            thread: Some(thread),
+            queue,
+            receivers,
+            options,
+            ports,
+            applied: DesiredState::default(),
+            source_counters: HashMap::new(),
+            sink_counters: Vec::new(),
+            source_capacity: HashMap::new(),
+            unknown,
+            counters,
+            started: Instant::now(),
+        })
+    }
+
+    /// The ports actually bound.
+    pub fn ports(&self) -> &BoundPorts {
+        &self.ports
+    }
+
+    /// Makes the running graph match `state`. Unchanged sinks and paths keep playing; changed
+    /// volume, EQ and delay ramp; sinks whose format or destination changed are rebuilt on the
+    /// same tick phase.
+    pub fn apply(&mut self, state: DesiredState) -> Result<(), ConfigError> {
+        state.validate()?;
+        self.open_rtp_ports(&state);
+        let start = Instant::now() + Duration::from_millis(5);
+        // Sources: every distinct source id in the paths, with its longest delay.
+        let mut order: Vec<String> = Vec::new();
+        let mut specs: HashMap<&str, (&PathSpec, f64)> = HashMap::new();
+        for sink in &state.sinks {
+            for p in &sink.paths {
+                let entry = specs.entry(&p.source_id).or_insert_with(|| {
+                    order.push(p.source_id.clone());
+                    (p, 0.0)
+                });
+                entry.1 = entry.1.max(p.delay_ms);
+            }
+        }
+        let old_specs: HashMap<&str, &PathSpec> = self
+            .applied
+            .sinks
+            .iter()
+            .flat_map(|s| &s.paths)
+            .map(|p| (p.source_id.as_str(), p))
+            .collect();
+        let mut new_sources = Vec::new();
+        let mut rebuilt: HashSet<String> = HashSet::new();
+        let mut capacity = HashMap::new();
+        for id in &order {
+            let (spec, max_delay) = specs[id.as_str()];
+            let needed = SourceSlot::capacity_for(max_delay);
+            let keep = match (old_specs.get(id.as_str()), self.source_capacity.get(id)) {
+                (Some(old), Some(&cap)) => {
+                    old.ip == spec.ip && old.tag == spec.tag && old.rtp == spec.rtp && cap >= needed
+                }
+                _ => false,
+            };
+            if keep {
+                capacity.insert(id.clone(), self.source_capacity[id]);
+                continue;
+            }
+            let counters = match self.source_counters.get(id) {
+                Some((_, c))
+                    if old_specs.get(id.as_str()).is_some_and(|o| {
+                        o.ip == spec.ip && o.tag == spec.tag && o.rtp == spec.rtp
+                    }) =>
+                {
+                    c.clone()
+                }
+                _ => Arc::new(SourceCounters::default()),
+            };
+            let slot = SourceSlot::new(spec, max_delay, self.options.jitter, counters);
+            capacity.insert(id.clone(), slot.capacity_s);
+            rebuilt.insert(id.clone());
+            new_sources.push(slot);
+        }
+        let source_counters: HashMap<String, (String, Arc<SourceCounters>)> = order
+            .iter()
+            .map(|id| {
+                let spec = specs[id.as_str()].0;
+                let counters = new_sources
+                    .iter()
+                    .find(|s| &s.id == id)
+                    .map(|s| s.counters.clone())
+                    .or_else(|| self.source_counters.get(id).map(|(_, c)| c.clone()))
+                    .unwrap_or_default();
+                (id.clone(), (spec.source_name.clone(), counters))
+            })
+            .collect();
+        // Sinks.
+        let mut sinks = Vec::new();
+        let mut sink_counters = Vec::new();
+        for (k, sink) in state.sinks.iter().enumerate() {
+            let old = self.applied.sinks.iter().find(|s| s.id == sink.id);
+            let reusable = old.is_some_and(|o| same_output(o, sink));
+            if reusable {
+                let mut paths = Vec::new();
+                for p in &sink.paths {
+                    let old_path =
+                        old.and_then(|o| o.paths.iter().find(|q| q.source_id == p.source_id));
+                    if old_path.is_some() && !rebuilt.contains(&p.source_id) {
+                        paths.push(PathPlan::Keep(p.clone()));
+                    } else {
+                        paths.push(PathPlan::New(Box::new(build_path(p, sink)?)));
+                    }
+                }
+                let counters = self.sink_counter(&sink.id).unwrap_or_default();
+                sink_counters.push((sink.id.clone(), sink.name.clone(), counters));
+                sinks.push(SinkPlan::Keep {
+                    id: sink.id.clone(),
+                    paths,
+                });
+            } else {
+                let mut rt = SinkRt::new(sink, start, k as u64 ^ hash(&sink.id))?;
+                if let Some(c) = self.sink_counter(&sink.id) {
+                    rt.counters = c;
+                }
+                for p in &sink.paths {
+                    rt.paths.push(build_path(p, sink)?);
+                }
+                sink_counters.push((sink.id.clone(), sink.name.clone(), rt.counters.clone()));
+                sinks.push(SinkPlan::New(Box::new(rt)));
+            }
+        }
+        let plan = Plan {
+            sources: order,
+            new_sources,
+            sinks,
+        };
+        self.commands
+            .send(Command::Apply(Box::new(plan)))
+            .map_err(|_| ConfigError("the engine has stopped".into()))?;
+        self.source_counters = source_counters;
+        self.sink_counters = sink_counters;
+        self.source_capacity = capacity;
+        self.applied = state;
+        Ok(())
+    }
+
+    fn sink_counter(&self, id: &str) -> Option<Arc<SinkCounters>> {
+        self.sink_counters
+            .iter()
+            .find(|(i, _, _)| i == id)
+            .map(|(_, _, c)| c.clone())
+    }
+
+    /// Opens receivers for RTP ports sources name that are not open yet.
+    fn open_rtp_ports(&mut self, state: &DesiredState) {
+        let wanted: HashSet<u16> = state
+            .sinks
+            .iter()
+            .flat_map(|s| &s.paths)
+            .filter_map(|p| p.rtp.as_ref().map(|r| r.port))
+            .collect();
+        for port in wanted {
+            if self
+                .receivers
+                .iter()
+                .any(|r| r.port == port && r.kind == PortKind::Rtp)
+            {
+                continue;
+            }
+            let groups: Vec<_> = self.options.multicast_groups.clone();
+            let extra: Vec<std::net::Ipv4Addr> = state
+                .sinks
+                .iter()
+                .flat_map(|s| &s.paths)
+                .filter_map(|p| p.rtp.as_ref())
+                .filter(|r| r.port == port)
+                .filter_map(|r| match r.listen_ip {
+                    Some(std::net::IpAddr::V4(a)) if a.is_multicast() => Some(a),
+                    _ => None,
+                })
+                .collect();
+            let all: Vec<_> = groups.into_iter().chain(extra).collect();
+            for (kind, p) in [
+                (PortKind::Rtp, port),
+                (PortKind::Rtcp, port.wrapping_add(1)),
+            ] {
+                match net::spawn_receiver(
+                    kind,
+                    self.options.bind,
+                    p,
+                    &all,
+                    self.queue.clone(),
+                    self.counters.clone(),
+                ) {
+                    Ok(r) => {
+                        if kind == PortKind::Rtp {
+                            self.ports.rtp.push(r.port);
+                        }
+                        self.receivers.push(r);
+                    }
+                    Err(e) => {
+                        crate::log::warn(&format!("cannot listen on UDP port {p} ({kind:?}): {e}"))
+                    }
+                }
+            }
+        }
+    }
+
+    /// A snapshot of every counter.
+    pub fn stats(&self) -> EngineStats {
+        let sources = self
+            .source_counters
+            .iter()
+            .map(|(id, (name, c))| SourceStats {
+                id: id.clone(),
+                name: name.clone(),
+                packets: c.packets.load(Relaxed),
+                bytes: c.bytes.load(Relaxed),
+                lost: c.lost.load(Relaxed),
+                late: c.late.load(Relaxed),
+                reordered: c.reordered.load(Relaxed),
+                duplicates: c.duplicates.load(Relaxed),
+                malformed: c.malformed.load(Relaxed),
+                rtcp_packets: c.rtcp_packets.load(Relaxed),
+                jitter_ms: c.jitter_us.load(Relaxed) as f64 / 1000.0,
+                buffer_ms: c.buffer_us.load(Relaxed) as f64 / 1000.0,
+                drift_ppm: c.drift_ppb.load(Relaxed) as f64 / 1000.0,
+                format: unpack_format(c.format.load(Relaxed)).map(|f| f.describe()),
+            })
+            .collect::<Vec<_>>();
+        let mut sources = sources;
+        sources.sort_by(|a, b| a.name.cmp(&b.name));
+        let sinks = self
+            .sink_counters
+            .iter()
+            .map(|(id, name, c)| SinkStats {
+                id: id.clone(),
+                name: name.clone(),
+                packets: c.packets.load(Relaxed),
+                bytes: c.bytes.load(Relaxed),
+                underruns: c.underruns.load(Relaxed),
+                send_errors: c.send_errors.load(Relaxed),
+                queue_bytes: c.queue_bytes.load(Relaxed),
+                max_late_ms: c.max_late_us.swap(0, Relaxed) as f64 / 1000.0,
+            })
+            .collect();
+        EngineStats {
+            uptime_s: self.started.elapsed().as_secs_f64(),
+            cpu_s: self.counters.cpu_ns.load(Relaxed) as f64 / 1e9,
+            queue_overflows: self.counters.queue_overflows.load(Relaxed),
+            unknown_packets: self.counters.unknown_packets.load(Relaxed),
+            malformed_unknown: self.counters.malformed_unknown.load(Relaxed),
+            sources,
+            sinks,
+        }
+    }
+
+    /// Senders no source matches, most recent first.
+    pub fn unknown_senders(&self) -> Vec<UnknownSender> {
+        let now = Instant::now();
+        let list = self.unknown.lock().map(|l| l.clone()).unwrap_or_default();
+        let mut out: Vec<UnknownSender> = list
+            .into_iter()
+            .map(|u| UnknownSender {
+                kind: match u.kind {
+                    PortKind::TaggedScream => "scream-tagged",
+                    PortKind::Rtp | PortKind::Rtcp => "rtp",
+                    PortKind::Scream => "scream",
+                },
+                address: u.address.to_string(),
+                port: u.port,
+                tag: u.tag,
+                packets: u.packets,
+                format: unpack_format(u.format).map(|f| f.describe()),
+                last_seen_ms_ago: now.saturating_duration_since(u.last_seen).as_secs_f64() * 1000.0,
+            })
+            .collect();
+        out.sort_by(|a, b| a.last_seen_ms_ago.total_cmp(&b.last_seen_ms_ago));
+        out
+    }
+
+    /// Stops every thread and closes every socket. Idempotent.
+    pub fn stop(&mut self) {
+        let _ = self.commands.send(Command::Stop);
+        self.receivers.clear();
+        if let Some(t) = self.thread.take() {
+            if t.join().is_err() {
+                crate::log::warn("the engine thread ended with a panic");
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn same_output(a: &SinkSpec, b: &SinkSpec) -> bool {
+    a.ip == b.ip
+        && a.port == b.port
+        && a.protocol == b.protocol
+        && a.sample_rate == b.sample_rate
+        && a.bit_depth == b.bit_depth
+        && a.channels == b.channels
+        && a.layout == b.layout
+        && a.normalize == b.normalize
+}
+
+fn build_path(p: &PathSpec, sink: &SinkSpec) -> Result<PathRt, ConfigError> {
+    let (rate, channels) = match &p.rtp {
+        Some(r) => (r.format.sample_rate, usize::from(r.format.channels)),
+        None => (48_000, 2),
+    };
+    let max_frames = SinkRt::max_frames_for(sink);
+    PathRt::new(p, rate, layout_for(channels, 0), sink, max_frames, 0)
+        .map_err(|e| ConfigError(format!("path {} -> {}: {e}", p.source_name, sink.name)))
+}
+
+fn hash(s: &str) -> u64 {
+    s.bytes().fold(0xcbf29ce484222325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
+    })
+}

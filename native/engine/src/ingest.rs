@@ -1,0 +1,434 @@
+//! The engine thread: drains the receive queue (parse, match to a source, buffer), ticks each
+//! sink when its deadline comes, applies plans between ticks, and publishes stats.
+
+use crate::engine::{Command, PathPlan, Plan, SinkPlan};
+use crate::net::{Datagram, PortKind, MAX_DATAGRAM};
+use crate::packet::DropReason;
+use crate::rtcp::{self, RtcpPacket};
+use crate::rtp::{self, RtpFormat};
+use crate::sink::SinkRt;
+use crate::source::{default_mask, SourceSlot};
+use crate::stats::{add_thread_cpu, pack_format, DetectedFormat, EngineCounters};
+use crate::{scream, tagged};
+use std::net::{IpAddr, UdpSocket};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Unknown senders remembered.
+const MAX_UNKNOWN: usize = 64;
+/// Longest sleep when no sink is due (keeps stats and commands responsive).
+const IDLE_WAKE: Duration = Duration::from_millis(5);
+const PUBLISH_EVERY: Duration = Duration::from_millis(100);
+
+/// A sender no source matched.
+#[derive(Clone, Debug)]
+pub struct Unknown {
+    pub kind: PortKind,
+    pub address: IpAddr,
+    pub port: u16,
+    pub tag: Option<String>,
+    pub packets: u64,
+    pub format: u64,
+    pub last_seen: Instant,
+}
+
+/// State owned by the engine thread.
+pub struct Core {
+    sources: Vec<SourceSlot>,
+    sinks: Vec<SinkRt>,
+    socket: UdpSocket,
+    counters: Arc<EngineCounters>,
+    unknown: Vec<Unknown>,
+    unknown_dirty: bool,
+    shared_unknown: Arc<Mutex<Vec<Unknown>>>,
+    default_rtp: RtpFormat,
+    tag: String,
+    epoch: Instant,
+}
+
+impl Core {
+    pub fn new(
+        socket: UdpSocket,
+        counters: Arc<EngineCounters>,
+        shared_unknown: Arc<Mutex<Vec<Unknown>>>,
+        default_rtp: RtpFormat,
+    ) -> Self {
+        Self {
+            sources: Vec::new(),
+            sinks: Vec::new(),
+            socket,
+            counters,
+            unknown: Vec::with_capacity(MAX_UNKNOWN),
+            unknown_dirty: false,
+            shared_unknown,
+            default_rtp,
+            tag: String::with_capacity(128),
+            epoch: Instant::now(),
+        }
+    }
+
+    /// Runs until told to stop or the control handle is gone.
+    pub fn run(&mut self, data: mpsc::Receiver<Datagram>, commands: mpsc::Receiver<Command>) {
+        set_timer_slack();
+        let mut cpu = crate::stats::thread_cpu_ns();
+        let mut next_publish = Instant::now();
+        loop {
+            loop {
+                match commands.try_recv() {
+                    Ok(Command::Apply(plan)) => self.apply(*plan),
+                    Ok(Command::Stop) | Err(mpsc::TryRecvError::Disconnected) => {
+                        add_thread_cpu(&self.counters.cpu_ns, cpu);
+                        return;
+                    }
+                    Err(mpsc::TryRecvError::Empty) => break,
+                }
+            }
+            let now = Instant::now();
+            let now_s = now.duration_since(self.epoch).as_secs_f64();
+            let mut next = now + IDLE_WAKE;
+            for sink in &mut self.sinks {
+                if sink.deadline() <= now {
+                    sink.tick(&mut self.sources, now, now_s, &self.socket);
+                }
+                next = next.min(sink.deadline());
+            }
+            for s in &mut self.sources {
+                if s.readers == 0 {
+                    // Nobody plays it: keep its play position a target behind the newest audio.
+                    let head = s.buffer.timeline.write_head();
+                    s.buffer.play_pos = head.saturating_sub(s.buffer.target_frames() as u64);
+                }
+            }
+            if now >= next_publish {
+                next_publish = now + PUBLISH_EVERY;
+                cpu = add_thread_cpu(&self.counters.cpu_ns, cpu);
+                self.publish();
+            }
+            let wait = next.saturating_duration_since(Instant::now());
+            match data.recv_timeout(wait) {
+                Ok(d) => {
+                    self.ingest(&d);
+                    // Drain what else is queued without sleeping.
+                    while let Ok(d) = data.try_recv() {
+                        self.ingest(&d);
+                        if self.sinks.iter().any(|s| s.deadline() <= Instant::now()) {
+                            break;
+                        }
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+        }
+    }
+
+    fn publish(&mut self) {
+        for s in &self.sources {
+            s.publish();
+        }
+        if self.unknown_dirty {
+            if let Ok(mut shared) = self.shared_unknown.try_lock() {
+                shared.clone_from(&self.unknown);
+                self.unknown_dirty = false;
+            }
+        }
+    }
+
+    fn apply(&mut self, plan: Plan) {
+        let Plan {
+            sources,
+            new_sources,
+            sinks,
+        } = plan;
+        let mut old_sources = std::mem::take(&mut self.sources);
+        let mut fresh = new_sources;
+        for id in &sources {
+            let slot = match fresh.iter().position(|s| &s.id == id) {
+                Some(i) => fresh.swap_remove(i),
+                None => match old_sources.iter().position(|s| &s.id == id) {
+                    Some(i) => old_sources.swap_remove(i),
+                    None => continue,
+                },
+            };
+            self.sources.push(slot);
+        }
+        let mut old_sinks = std::mem::take(&mut self.sinks);
+        for plan in sinks {
+            match plan {
+                SinkPlan::New(mut sink) => {
+                    if let Some(old) = old_sinks.iter().find(|s| s.spec.id == sink.spec.id) {
+                        sink.continue_from(old);
+                    }
+                    self.sinks.push(*sink);
+                }
+                SinkPlan::Keep { id, paths } => {
+                    let Some(i) = old_sinks.iter().position(|s| s.spec.id == id) else {
+                        continue;
+                    };
+                    let mut sink = old_sinks.swap_remove(i);
+                    let mut old_paths = std::mem::take(&mut sink.paths);
+                    for p in paths {
+                        match p {
+                            PathPlan::New(path) => sink.paths.push(*path),
+                            PathPlan::Keep(spec) => {
+                                if let Some(j) = old_paths
+                                    .iter()
+                                    .position(|q| q.spec.source_id == spec.source_id)
+                                {
+                                    let mut path = old_paths.swap_remove(j);
+                                    let rate = path.source_format().0;
+                                    path.update(&spec, rate);
+                                    sink.paths.push(path);
+                                }
+                            }
+                        }
+                    }
+                    sink.spec.paths.clear();
+                    sink.spec
+                        .paths
+                        .extend(sink.paths.iter().map(|p| p.spec.clone()));
+                    self.sinks.push(sink);
+                }
+            }
+        }
+        // Resolve each path's source index and count readers.
+        for s in &mut self.sources {
+            s.readers = 0;
+        }
+        for sink in &mut self.sinks {
+            for path in &mut sink.paths {
+                path.source = self
+                    .sources
+                    .iter()
+                    .position(|s| s.id == path.spec.source_id)
+                    .unwrap_or(usize::MAX);
+                if let Some(s) = self.sources.get_mut(path.source) {
+                    s.readers += 1;
+                }
+            }
+        }
+    }
+
+    /// Handles one datagram. Never panics, never allocates (except remembering a new unknown
+    /// sender).
+    fn ingest(&mut self, d: &Datagram) {
+        let arrival_s = d
+            .arrival
+            .saturating_duration_since(self.epoch)
+            .as_secs_f64();
+        let from = d.from.ip();
+        let from = match from {
+            IpAddr::V6(v6) => v6.to_ipv4_mapped().map(IpAddr::V4).unwrap_or(from),
+            v4 => v4,
+        };
+        if d.len > MAX_DATAGRAM {
+            self.malformed(d.kind, from, d.port, DropReason::Oversized);
+            return;
+        }
+        let bytes = &d.data[..d.len];
+        match d.kind {
+            PortKind::Scream => match scream::parse(bytes) {
+                Ok(p) => {
+                    let idx = self
+                        .sources
+                        .iter()
+                        .position(|s| s.rtp.is_none() && s.tag.is_none() && s.ip == Some(from));
+                    self.scream_into(idx, 1, p, from, d.port, arrival_s);
+                }
+                Err(e) => self.malformed(d.kind, from, d.port, e),
+            },
+            PortKind::TaggedScream => match tagged::parse(bytes) {
+                Ok(p) => {
+                    p.write_tag(&mut self.tag);
+                    let tag = self.tag.as_str();
+                    let idx = self
+                        .sources
+                        .iter()
+                        .position(|s| s.tag.as_deref() == Some(tag));
+                    self.scream_into(idx, 2, p.scream, from, d.port, arrival_s);
+                }
+                Err(e) => self.malformed(d.kind, from, d.port, e),
+            },
+            PortKind::Rtp => match rtp::parse(bytes) {
+                Ok(p) => self.rtp_into(p, from, d.port, arrival_s),
+                Err(e) => self.malformed(d.kind, from, d.port, e),
+            },
+            PortKind::Rtcp => self.rtcp_into(bytes, from, d.port),
+        }
+    }
+
+    fn scream_into(
+        &mut self,
+        idx: Option<usize>,
+        kind: u8,
+        p: scream::ScreamPacket<'_>,
+        from: IpAddr,
+        port: u16,
+        arrival_s: f64,
+    ) {
+        let f = p.format;
+        let detected = DetectedFormat {
+            kind,
+            bit_depth: f.bit_depth,
+            channels: f.channels,
+            big_endian: false,
+            sample_rate: f.sample_rate,
+        };
+        let Some(slot) = idx.and_then(|i| self.sources.get_mut(i)) else {
+            let kind = if kind == 2 {
+                PortKind::TaggedScream
+            } else {
+                PortKind::Scream
+            };
+            let tag = (kind == PortKind::TaggedScream).then_some(());
+            self.unknown_sender(kind, from, port, tag, pack_format(detected));
+            return;
+        };
+        let channels = usize::from(f.channels);
+        if slot.buffer.rate() != f.sample_rate
+            || slot.buffer.channels() != channels
+            || slot.mask != u32::from(f.channel_mask)
+        {
+            slot.reformat(f.sample_rate, channels, u32::from(f.channel_mask));
+        }
+        slot.note_format(detected);
+        slot.buffer
+            .push_scream(p.payload, f.sample_format(), arrival_s);
+    }
+
+    fn rtp_into(&mut self, p: rtp::RtpPacket<'_>, from: IpAddr, port: u16, arrival_s: f64) {
+        let idx = self.sources.iter().position(|s| {
+            s.rtp.as_ref().is_some_and(|r| {
+                r.port == port && r.payload_type.is_none_or(|pt| pt == p.payload_type)
+            }) && s.ip.is_none_or(|ip| ip == from)
+        });
+        let Some(slot) = idx.and_then(|i| self.sources.get_mut(i)) else {
+            let f = RtpFormat::from_static_payload_type(p.payload_type).unwrap_or(self.default_rtp);
+            let detected = rtp_detected(&f);
+            self.unknown_sender(PortKind::Rtp, from, port, None, pack_format(detected));
+            return;
+        };
+        let Some(spec) = slot.rtp.as_ref() else {
+            return;
+        };
+        let f = spec.format;
+        let channels = usize::from(f.channels);
+        if slot.buffer.rate() != f.sample_rate || slot.buffer.channels() != channels {
+            slot.reformat(f.sample_rate, channels, default_mask(channels));
+        }
+        if p.payload.len() % f.frame_bytes() != 0 {
+            slot.counters.malformed.fetch_add(1, Relaxed);
+            return;
+        }
+        slot.note_format(rtp_detected(&f));
+        slot.buffer
+            .push_rtp(p.sequence, p.timestamp, p.payload, f.encoding, arrival_s);
+    }
+
+    fn rtcp_into(&mut self, bytes: &[u8], from: IpAddr, port: u16) {
+        let rtp_port = port.wrapping_sub(1);
+        let slot = self.sources.iter().find(|s| {
+            s.rtp.as_ref().is_some_and(|r| r.port == rtp_port) && s.ip.is_none_or(|ip| ip == from)
+        });
+        let Some(slot) = slot else {
+            self.counters.unknown_packets.fetch_add(1, Relaxed);
+            return;
+        };
+        for packet in rtcp::parse(bytes).take(32) {
+            match packet {
+                Ok(RtcpPacket::SenderReport { .. } | RtcpPacket::ReceiverReport { .. }) => {
+                    slot.counters.rtcp_packets.fetch_add(1, Relaxed);
+                }
+                Ok(_) => {}
+                Err(_) => {
+                    slot.counters.malformed.fetch_add(1, Relaxed);
+                    break;
+                }
+            }
+        }
+    }
+
+    fn malformed(&mut self, kind: PortKind, from: IpAddr, port: u16, _why: DropReason) {
+        // Charge it to the source that sender feeds, if any.
+        let slot = self.sources.iter().find(|s| match kind {
+            PortKind::Rtp | PortKind::Rtcp => {
+                s.rtp.as_ref().is_some_and(|r| r.port == port) && s.ip.is_none_or(|ip| ip == from)
+            }
+            _ => s.rtp.is_none() && s.ip == Some(from),
+        });
+        match slot {
+            Some(s) => {
+                s.counters.malformed.fetch_add(1, Relaxed);
+            }
+            None => {
+                self.counters.malformed_unknown.fetch_add(1, Relaxed);
+            }
+        }
+    }
+
+    fn unknown_sender(
+        &mut self,
+        kind: PortKind,
+        address: IpAddr,
+        port: u16,
+        tagged: Option<()>,
+        format: u64,
+    ) {
+        self.counters.unknown_packets.fetch_add(1, Relaxed);
+        let tag = tagged.map(|()| self.tag.as_str());
+        let now = Instant::now();
+        if let Some(u) = self.unknown.iter_mut().find(|u| {
+            u.kind == kind && u.address == address && u.port == port && u.tag.as_deref() == tag
+        }) {
+            u.packets += 1;
+            u.last_seen = now;
+            u.format = format;
+            // Publishing the counts is not urgent; mark dirty at most every few packets.
+            if u.packets % 64 == 1 {
+                self.unknown_dirty = true;
+            }
+            return;
+        }
+        if self.unknown.len() == MAX_UNKNOWN {
+            if let Some(oldest) = self
+                .unknown
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, u)| u.last_seen)
+                .map(|(i, _)| i)
+            {
+                self.unknown.swap_remove(oldest);
+            }
+        }
+        self.unknown.push(Unknown {
+            kind,
+            address,
+            port,
+            tag: tag.map(str::to_owned),
+            packets: 1,
+            format,
+            last_seen: now,
+        });
+        self.unknown_dirty = true;
+    }
+}
+
+fn rtp_detected(f: &RtpFormat) -> DetectedFormat {
+    DetectedFormat {
+        kind: 3,
+        bit_depth: (f.encoding.bytes_per_sample() * 8) as u8,
+        channels: f.channels,
+        big_endian: f.encoding != tributary_dsp::SampleFormat::S16Le,
+        sample_rate: f.sample_rate,
+    }
+}
+
+/// Asks the kernel for 50 us timer slack so sleeps end close to the sink deadlines.
+fn set_timer_slack() {
+    // SAFETY: prctl(PR_SET_TIMERSLACK) only changes this thread's timer slack.
+    unsafe {
+        libc::prctl(libc::PR_SET_TIMERSLACK, 50_000 as libc::c_ulong);
+    }
+}

@@ -1,0 +1,111 @@
+//! The engine thread's record of one source: how incoming streams are matched to it, its
+//! buffer, and the counters it publishes.
+
+use crate::config::{PathSpec, RtpSourceSpec, TIMESHIFT_DURATION_S};
+use crate::jitter::{JitterConfig, SourceBuffer};
+use crate::stats::{pack_format, DetectedFormat, SourceCounters};
+use std::net::IpAddr;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
+
+/// Seconds kept beyond the longest path delay (jitter buffer ceiling plus margin).
+const MARGIN_S: f64 = 1.0;
+
+/// One source as the engine thread sees it.
+pub struct SourceSlot {
+    pub id: String,
+    pub name: String,
+    pub ip: Option<IpAddr>,
+    pub tag: Option<String>,
+    pub rtp: Option<RtpSourceSpec>,
+    pub buffer: SourceBuffer,
+    pub counters: Arc<SourceCounters>,
+    pub capacity_s: f64,
+    pub jitter: JitterConfig,
+    /// Channel mask the sender announced (Scream) or the default for its channel count.
+    pub mask: u32,
+    /// Paths reading this source (updated on apply).
+    pub readers: usize,
+}
+
+impl SourceSlot {
+    /// A slot for the source `spec` describes, keeping `max_delay_ms` of timeshift.
+    pub fn new(
+        spec: &PathSpec,
+        max_delay_ms: f64,
+        jitter: JitterConfig,
+        counters: Arc<SourceCounters>,
+    ) -> Self {
+        let (rate, channels) = match &spec.rtp {
+            Some(r) => (r.format.sample_rate, usize::from(r.format.channels)),
+            None => (48_000, 2),
+        };
+        let capacity_s = Self::capacity_for(max_delay_ms);
+        Self {
+            id: spec.source_id.clone(),
+            name: spec.source_name.clone(),
+            ip: spec.ip,
+            tag: spec.tag.clone(),
+            rtp: spec.rtp.clone(),
+            buffer: SourceBuffer::new(rate, channels, capacity_s, jitter),
+            counters,
+            capacity_s,
+            jitter,
+            mask: default_mask(channels),
+            readers: 0,
+        }
+    }
+
+    /// Seconds of audio to keep for a path delay: whole seconds, at most TIMESHIFT_DURATION.
+    pub fn capacity_for(max_delay_ms: f64) -> f64 {
+        (max_delay_ms / 1000.0 + MARGIN_S)
+            .ceil()
+            .min(TIMESHIFT_DURATION_S + MARGIN_S)
+    }
+
+    /// Whether `spec` is matched the same way as this slot.
+    pub fn same_matching(&self, spec: &PathSpec) -> bool {
+        self.ip == spec.ip && self.tag == spec.tag && self.rtp == spec.rtp
+    }
+
+    /// Rebuilds the buffer for a new stream format (allocates; only when a sender changes its
+    /// format).
+    pub fn reformat(&mut self, rate: u32, channels: usize, mask: u32) {
+        crate::log::info(&format!(
+            "source '{}' now sends {rate} Hz, {channels} channels",
+            self.name
+        ));
+        self.buffer = SourceBuffer::new(rate, channels, self.capacity_s, self.jitter);
+        self.mask = mask;
+    }
+
+    /// Records the format of the latest packet.
+    pub fn note_format(&self, format: DetectedFormat) {
+        self.counters.format.store(pack_format(format), Relaxed);
+    }
+
+    /// Copies the buffer's counters and estimates into the shared atomics.
+    pub fn publish(&self) {
+        let c = &self.buffer.counters;
+        let s = &self.counters;
+        s.packets.store(c.packets, Relaxed);
+        s.bytes.store(c.bytes, Relaxed);
+        s.lost.store(c.lost, Relaxed);
+        s.late.store(c.late, Relaxed);
+        s.reordered.store(c.reordered, Relaxed);
+        s.duplicates.store(c.duplicates, Relaxed);
+        s.jitter_us
+            .store((self.buffer.drift.jitter_s() * 1e6) as u64, Relaxed);
+        s.buffer_us.store(
+            (self.buffer.level_ms() * 1000.0).clamp(-1e12, 1e12) as i64,
+            Relaxed,
+        );
+        s.drift_ppb
+            .store((self.buffer.drift.ppm() * 1000.0) as i64, Relaxed);
+    }
+}
+
+/// The usual channel mask for a channel count.
+pub fn default_mask(channels: usize) -> u32 {
+    u32::from(crate::scream::ScreamFormat::default_mask(channels as u8))
+}

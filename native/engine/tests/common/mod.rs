@@ -1,0 +1,177 @@
+//! Helpers for the loopback tests: an engine on ephemeral ports, a Scream sender, a UDP
+//! receiver, and tone analysis (frequency by zero crossings, RMS level).
+#![allow(dead_code)]
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
+use std::time::{Duration, Instant};
+use tributary_dsp::ChannelLayout;
+use tributary_engine::config::EQ_BANDS;
+use tributary_engine::rtp::RtpFormat;
+use tributary_engine::scream::{self, ScreamFormat};
+use tributary_engine::{Engine, EngineOptions, PathSpec, RtpSourceSpec, SinkProtocol, SinkSpec};
+
+pub const LOCAL: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
+
+/// An engine bound to 127.0.0.1 on ephemeral ports (one Scream, one tagged, one RTP).
+pub fn engine() -> Engine {
+    Engine::start(EngineOptions {
+        bind: LOCAL,
+        scream_ports: vec![0],
+        tagged_port: Some(0),
+        rtp_ports: vec![],
+        ..EngineOptions::default()
+    })
+    .expect("engine starts")
+}
+
+pub fn free_udp_port() -> u16 {
+    // An even port whose neighbour (RTCP) is free too.
+    for _ in 0..50 {
+        let s = UdpSocket::bind((LOCAL, 0)).unwrap();
+        let p = s.local_addr().unwrap().port();
+        if p % 2 == 0 && p < 65_000 && UdpSocket::bind((LOCAL, p + 1)).is_ok() {
+            return p;
+        }
+    }
+    panic!("no free port pair");
+}
+
+pub fn path(id: &str, ip: Option<IpAddr>, rtp: Option<RtpSourceSpec>) -> PathSpec {
+    PathSpec {
+        source_id: id.into(),
+        source_name: id.into(),
+        ip,
+        tag: None,
+        rtp,
+        volume: 1.0,
+        eq: [1.0; EQ_BANDS],
+        delay_ms: 0.0,
+    }
+}
+
+pub fn rtp_source(port: u16, format: RtpFormat) -> RtpSourceSpec {
+    RtpSourceSpec {
+        listen_ip: None,
+        port,
+        format,
+        payload_type: None,
+    }
+}
+
+pub fn sink(
+    id: &str,
+    port: u16,
+    protocol: SinkProtocol,
+    rate: u32,
+    bits: u8,
+    paths: Vec<PathSpec>,
+) -> SinkSpec {
+    SinkSpec {
+        id: id.into(),
+        name: id.into(),
+        ip: Some(LOCAL),
+        port,
+        protocol,
+        sample_rate: rate,
+        bit_depth: bits,
+        channels: 2,
+        layout: ChannelLayout::STEREO,
+        normalize: false,
+        paths,
+    }
+}
+
+/// Sends Scream packets of a stereo tone (left `f_left` Hz at `amp_left`, right `f_right` at
+/// `amp_right`) at the real rate for `seconds`, from a socket bound to `from`.
+pub fn send_scream_tone(to: SocketAddr, seconds: f64, tones: [(f64, f64); 2]) {
+    let socket = UdpSocket::bind((LOCAL, 0)).unwrap();
+    let format = ScreamFormat {
+        sample_rate: 48_000,
+        bit_depth: 16,
+        channels: 2,
+        channel_mask: 3,
+    };
+    let frames_per_packet = scream::PAYLOAD_LEN / 4;
+    let packets = (seconds * 48_000.0 / frames_per_packet as f64) as usize;
+    let start = Instant::now();
+    let mut payload = vec![0u8; scream::PAYLOAD_LEN];
+    let mut out = [0u8; 1200];
+    for k in 0..packets {
+        for i in 0..frames_per_packet {
+            let n = (k * frames_per_packet + i) as f64;
+            for (c, (f, a)) in tones.iter().enumerate() {
+                let v =
+                    (a * (2.0 * std::f64::consts::PI * f * n / 48_000.0).sin() * 32767.0) as i16;
+                payload[i * 4 + c * 2..i * 4 + c * 2 + 2].copy_from_slice(&v.to_le_bytes());
+            }
+        }
+        let len = scream::build(&format, &payload, &mut out).unwrap();
+        socket.send_to(&out[..len], to).unwrap();
+        let due =
+            start + Duration::from_secs_f64((k + 1) as f64 * frames_per_packet as f64 / 48_000.0);
+        std::thread::sleep(due.saturating_duration_since(Instant::now()));
+    }
+}
+
+/// Collects datagrams on `socket` for `seconds` (each with its arrival time).
+pub fn collect(socket: &UdpSocket, seconds: f64) -> Vec<(Instant, Vec<u8>)> {
+    socket
+        .set_read_timeout(Some(Duration::from_millis(50)))
+        .unwrap();
+    let end = Instant::now() + Duration::from_secs_f64(seconds);
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    while Instant::now() < end {
+        if let Ok((n, _)) = socket.recv_from(&mut buf) {
+            out.push((Instant::now(), buf[..n].to_vec()));
+        }
+    }
+    out
+}
+
+/// De-interleaves little- or big-endian 16-bit stereo into two channels of f64.
+pub fn split_s16(bytes: &[u8], big_endian: bool) -> [Vec<f64>; 2] {
+    let mut l = Vec::new();
+    let mut r = Vec::new();
+    for f in bytes.chunks_exact(4) {
+        let s = |b: &[u8]| {
+            let v = if big_endian {
+                i16::from_be_bytes([b[0], b[1]])
+            } else {
+                i16::from_le_bytes([b[0], b[1]])
+            };
+            f64::from(v) / 32768.0
+        };
+        l.push(s(&f[0..2]));
+        r.push(s(&f[2..4]));
+    }
+    [l, r]
+}
+
+/// (frequency by rising zero crossings, RMS) of a signal at `rate`.
+pub fn tone(samples: &[f64], rate: f64) -> (f64, f64) {
+    let rms = (samples.iter().map(|x| x * x).sum::<f64>() / samples.len().max(1) as f64).sqrt();
+    let crossings: Vec<usize> = (1..samples.len())
+        .filter(|&i| samples[i - 1] < 0.0 && samples[i] >= 0.0)
+        .collect();
+    let freq = if crossings.len() > 2 {
+        (crossings.len() - 1) as f64 * rate / (crossings[crossings.len() - 1] - crossings[0]) as f64
+    } else {
+        0.0
+    };
+    (freq, rms)
+}
+
+/// The longest stretch (samples) of near-silence in a signal (a gap or dropout).
+pub fn longest_silence(samples: &[f64]) -> usize {
+    let (mut best, mut run) = (0, 0);
+    for s in samples {
+        if s.abs() < 1e-3 {
+            run += 1;
+            best = best.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    best
+}

@@ -1,0 +1,102 @@
+//! Scream in, Scream out, over real UDP sockets on loopback: header bytes, cadence, tone
+//! frequency and level, channel order, silence when nothing plays.
+
+mod common;
+
+use common::*;
+use std::net::{SocketAddr, UdpSocket};
+use std::time::Duration;
+use tributary_engine::{DesiredState, SinkProtocol};
+
+#[test]
+fn a_scream_tone_arrives_at_a_scream_sink_with_header_level_and_channel_order() {
+    let mut engine = engine();
+    let rx = UdpSocket::bind((LOCAL, 0)).unwrap();
+    let port = rx.local_addr().unwrap().port();
+    let state = DesiredState {
+        sinks: vec![sink(
+            "out",
+            port,
+            SinkProtocol::Scream,
+            48_000,
+            16,
+            vec![path("pc", Some(LOCAL), None)],
+        )],
+    };
+    engine.apply(state).unwrap();
+    let to = SocketAddr::new(LOCAL, engine.ports().scream[0]);
+    let sender =
+        std::thread::spawn(move || send_scream_tone(to, 2.0, [(1000.0, 0.5), (250.0, 0.25)]));
+    let packets = collect(&rx, 2.5);
+    sender.join().unwrap();
+    assert!(
+        packets.len() > 300,
+        "expected ~400 packets in 2.5 s, got {}",
+        packets.len()
+    );
+    for (_, p) in &packets {
+        assert_eq!(p.len(), 5 + 1152);
+        assert_eq!(
+            &p[..5],
+            &[0x01, 16, 2, 0x03, 0x00],
+            "48 kHz, 16-bit, stereo, FL|FR"
+        );
+    }
+    // The middle second carries the tone: left 1 kHz at -6 dBFS, right 250 Hz at -12 dBFS.
+    let audio: Vec<u8> = packets[100..260]
+        .iter()
+        .flat_map(|(_, p)| p[5..].to_vec())
+        .collect();
+    let [l, r] = split_s16(&audio, false);
+    let (fl, rl) = tone(&l, 48_000.0);
+    let (fr, rr) = tone(&r, 48_000.0);
+    assert!((fl - 1000.0).abs() < 5.0, "left {fl} Hz");
+    assert!((fr - 250.0).abs() < 3.0, "right {fr} Hz");
+    assert!((rl - 0.5 / 2f64.sqrt()).abs() < 0.02, "left rms {rl}");
+    assert!((rr - 0.25 / 2f64.sqrt()).abs() < 0.02, "right rms {rr}");
+    assert!(longest_silence(&l) < 10, "no gaps in the tone");
+    let stats = engine.stats();
+    let src = stats.sources.iter().find(|s| s.id == "pc").unwrap();
+    assert!(src.packets > 300);
+    assert_eq!(src.format.as_deref(), Some("scream s16le 48000 Hz 2 ch"));
+    assert_eq!(stats.sinks[0].underruns, 0);
+    engine.stop();
+}
+
+#[test]
+fn sinks_send_silence_at_the_nominal_cadence_when_nothing_plays() {
+    let mut engine = engine();
+    let rx = UdpSocket::bind((LOCAL, 0)).unwrap();
+    let port = rx.local_addr().unwrap().port();
+    engine
+        .apply(DesiredState {
+            sinks: vec![sink(
+                "quiet",
+                port,
+                SinkProtocol::Scream,
+                48_000,
+                16,
+                vec![],
+            )],
+        })
+        .unwrap();
+    let packets = collect(&rx, 1.2);
+    // 6 ms cadence: ~200 packets in 1.2 s (generous bounds for a loaded machine).
+    assert!(
+        (150..=215).contains(&packets.len()),
+        "{} packets",
+        packets.len()
+    );
+    assert!(
+        packets.iter().all(|(_, p)| p[5..].iter().all(|&b| b == 0)),
+        "silence"
+    );
+    let span = packets.last().unwrap().0 - packets[0].0;
+    let per = span.as_secs_f64() / (packets.len() - 1) as f64;
+    assert!((per - 0.006).abs() < 0.0005, "mean interval {per}");
+    engine.stop();
+    // After stop nothing more is sent.
+    let after = collect(&rx, 0.2);
+    assert!(after.len() <= 1, "{} packets after stop", after.len());
+    let _ = Duration::ZERO;
+}
