@@ -12,7 +12,10 @@ const WINDOW_S: f64 = 1.0;
 /// Windows kept for the line fit.
 const WINDOWS: usize = 64;
 /// Windows needed before an estimate is published.
-const MIN_WINDOWS: usize = 4;
+const MIN_WINDOWS: usize = 8;
+/// Largest correction believed: real sound-card and crystal clocks are within a few hundred
+/// ppm; anything beyond is a burst (a sender catching up) and left to the buffer controller.
+const MAX_PPM: f64 = 1000.0;
 
 /// Estimates one source's drift and jitter. Fixed size; updates never allocate.
 #[derive(Clone, Debug)]
@@ -100,7 +103,7 @@ impl DriftEstimator {
                 // A fast sender delivers positions early: the offset shrinks over time.
                 let measured = -slope * 1e6;
                 if measured.is_finite() {
-                    self.ppm = measured.clamp(-10_000.0, 10_000.0);
+                    self.ppm = measured.clamp(-MAX_PPM, MAX_PPM);
                 }
             }
         }

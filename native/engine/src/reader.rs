@@ -51,6 +51,8 @@ pub struct PathReader {
     fade_in_left: usize,
     ramp: Ramp,
     out_fade: usize,
+    /// Set when this block ran past the newest audio while the source is sending.
+    ran_dry: bool,
     /// Times the buffer ran dry while the source was sending (a glitch, concealed).
     pub underruns: u64,
     /// Gaps concealed because packets were lost.
@@ -92,6 +94,7 @@ impl PathReader {
             hole_at_head: false,
             fade_in_left: 0,
             ramp: Ramp::Steady,
+            ran_dry: false,
             out_fade: ((FADE_S * f64::from(sink_rate)) as usize).max(1),
             underruns: 0,
             concealed: 0,
@@ -203,6 +206,17 @@ impl PathReader {
             }
         }
         self.frac += frames_out as f64 * step;
+        if std::mem::take(&mut self.ran_dry) && self.ramp == Ramp::Steady {
+            // Re-buffer: go back to a full target behind the newest audio (the gap already
+            // played as a fade; what follows is the real audio, faded in).
+            let head = src.timeline.write_head();
+            self.ramp = Ramp::Out(
+                0,
+                head.saturating_sub(src.target_frames() as u64 + self.delay),
+            );
+            self.correction = 0.0;
+            self.jumps += 1;
+        }
         // Keep one frame before the next read position.
         let keep_from = (self.frac.floor() as usize)
             .saturating_sub(1)
@@ -286,6 +300,7 @@ impl PathReader {
                 self.hole_start = pos;
                 self.hole_k = 0;
                 self.hole_at_head = pos >= tl.write_head() && src.is_active(now_s);
+                self.ran_dry |= self.hole_at_head;
                 if !self.hole_at_head && pos < tl.write_head() {
                     self.concealed += 1;
                 }
