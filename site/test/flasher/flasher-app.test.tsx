@@ -1,0 +1,195 @@
+import { afterEach, describe, expect, jest, test } from '@jest/globals';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import JSZip from 'jszip';
+import { FIRMWARE_FILES } from '@/flasher/firmware/firmware-files';
+import FlasherApp from '@/flasher/flasher-app';
+import type { FetchLike } from '@/flasher/releases/config';
+import { type FakeAnswer, fakeFetch } from './fake-fetch';
+
+const CHROME =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+const source = {
+  proxy: 'https://proxy.test/?url={url}',
+  releasesUrl: 'https://api.github.com/repos/o/r/releases',
+};
+const via = (url: string) => `https://proxy.test/?url=${encodeURIComponent(url)}`;
+const assetUrl = (tag: string, name: string) =>
+  `https://github.com/o/r/releases/download/${tag}/${name}`;
+
+const releases = [
+  {
+    tag_name: 'build-1111111aaaa',
+    published_at: '2025-01-05T09:00:00Z',
+    body: 'First build.',
+    assets: [
+      {
+        name: 'esp32-rtp-unified-1111111.zip',
+        browser_download_url: assetUrl('build-1111111aaaa', 'esp32-rtp-unified-1111111.zip'),
+      },
+    ],
+  },
+  {
+    tag_name: 'build-2222222bbbb',
+    published_at: '2025-02-10T09:00:00Z',
+    body: '**Full Changelog**: https://github.com/o/r/compare/build-1111111aaaa...build-2222222bbbb',
+    assets: [
+      {
+        name: 'esp32-rtp-firmware-2222222.zip',
+        browser_download_url: assetUrl('build-2222222bbbb', 'esp32-rtp-firmware-2222222.zip'),
+      },
+    ],
+  },
+];
+
+async function firmwareZip(): Promise<Uint8Array> {
+  const zip = new JSZip();
+  for (const [i, { name }] of FIRMWARE_FILES.entries()) {
+    zip.file(`build/${name}`, new Uint8Array(64).fill(i + 1));
+  }
+  return zip.generateAsync({ type: 'uint8array' });
+}
+
+function blobUrls() {
+  let n = 0;
+  return { create: jest.fn(() => `blob:test/${++n}`), revoke: jest.fn() };
+}
+
+function renderApp(answers: Record<string, FakeAnswer>, userAgent = CHROME, fetchImpl?: FetchLike) {
+  const urls = blobUrls();
+  const fetch =
+    fetchImpl ?? fakeFetch({ [via(source.releasesUrl)]: { json: releases }, ...answers });
+  render(<FlasherApp source={source} fetch={fetch} userAgent={userAgent} blobUrls={urls} />);
+  return { urls };
+}
+
+const rows = () => screen.getAllByRole('listitem');
+
+afterEach(() => {
+  jest.useRealTimers();
+});
+
+describe('release list', () => {
+  test('newest first; the first expanded and badged Latest; Version, date and Changes', async () => {
+    renderApp({});
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    const [first, second] = rows() as [HTMLElement, HTMLElement];
+    const firstToggle = within(first).getByRole('button', { name: /Version 2222222/ });
+    expect(firstToggle.getAttribute('aria-expanded')).toBe('true');
+    expect(within(first).getByText('Latest')).toBeTruthy();
+    expect(within(first).getAllByText('February 10, 2025').length).toBeGreaterThan(0);
+    expect(within(first).getByText('Changes from 1111111 to 2222222')).toBeTruthy();
+    expect(within(first).getByText('Ready')).toBeTruthy();
+    expect(within(first).getByRole('button', { name: 'Download firmware 2222222' })).toBeTruthy();
+
+    const secondToggle = within(second).getByRole('button', { name: /Version 1111111/ });
+    expect(secondToggle.getAttribute('aria-expanded')).toBe('false');
+    expect(within(second).queryByText('Latest')).toBeNull();
+    expect(within(second).queryByRole('button', { name: /Download/ })).toBeNull();
+    await userEvent.click(secondToggle);
+    expect(secondToggle.getAttribute('aria-expanded')).toBe('true');
+    expect(within(second).getByText('Initial release')).toBeTruthy();
+  });
+
+  test('a failed list shows an alert above the list and a closable "Error loading releases" toast for 9 s', async () => {
+    jest.useFakeTimers();
+    renderApp({ [via(source.releasesUrl)]: { status: 500, statusText: 'Internal Server Error' } });
+    const alert = await screen.findByText('Could not load the firmware releases');
+    expect(alert.closest('[role="alert"]')!.textContent).toContain(
+      'Failed to fetch releases: 500 Internal Server Error',
+    );
+    expect(screen.getByText('Error loading releases')).toBeTruthy();
+    act(() => {
+      jest.advanceTimersByTime(8900);
+    });
+    expect(screen.queryByText('Error loading releases')).not.toBeNull();
+    act(() => {
+      jest.advanceTimersByTime(200);
+    });
+    expect(screen.queryByText('Error loading releases')).toBeNull();
+  });
+
+  test('toasts close with their close button', async () => {
+    renderApp({ [via(source.releasesUrl)]: { status: 403, statusText: 'Forbidden' } });
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Close notification: Error loading releases' }),
+    );
+    expect(screen.queryByText('Error loading releases')).toBeNull();
+  });
+});
+
+describe('download and extract', () => {
+  test('Ready -> Downloading ZIP archive... -> Ready to flash!, then the install button with a blob manifest', async () => {
+    jest.useFakeTimers({ advanceTimers: true });
+    const zip = await firmwareZip();
+    let releaseZip: () => void = () => {};
+    const zipGate = new Promise<void>((r) => {
+      releaseZip = r;
+    });
+    const table = fakeFetch({
+      [via(source.releasesUrl)]: { json: releases },
+      [via(releases[1]!.assets[0]!.browser_download_url)]: { bytes: zip },
+    });
+    const gated: FetchLike = async (url, init) => {
+      if (url.includes('.zip')) await zipGate;
+      return table(url, init);
+    };
+    const { urls } = renderApp({}, CHROME, gated);
+    const download = await screen.findByRole('button', { name: 'Download firmware 2222222' });
+    await userEvent.click(download);
+    expect(await screen.findByText('Downloading ZIP archive...')).toBeTruthy();
+    expect(
+      (screen.getByRole('button', { name: 'Downloading…' }) as HTMLButtonElement).disabled,
+    ).toBe(true);
+    releaseZip();
+    expect(await screen.findByText('Ready to flash!')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Download firmware/ })).toBeNull();
+    const install = document.querySelector('tributary-install-button')!;
+    expect(
+      install.getAttribute('manifest') ?? (install as unknown as { manifest: string }).manifest,
+    ).toBe('blob:test/5');
+    expect(urls.create).toHaveBeenCalledTimes(5);
+    expect(screen.getByText('Firmware ready')).toBeTruthy();
+    expect(screen.getByText('Firmware extracted and ready to flash to your device')).toBeTruthy();
+    act(() => {
+      jest.advanceTimersByTime(5100);
+    });
+    expect(screen.queryByText('Firmware ready')).toBeNull();
+  });
+
+  test('a failed download shows "Error: …" in the badge, a "Download failed" toast, and the button again', async () => {
+    renderApp({
+      [via(releases[1]!.assets[0]!.browser_download_url)]: { status: 404, statusText: 'Not Found' },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Download firmware 2222222' }));
+    expect(
+      await screen.findByText('Error: Failed to download firmware: 404 Not Found'),
+    ).toBeTruthy();
+    expect(screen.getByText('Download failed')).toBeTruthy();
+    expect(
+      (screen.getByRole('button', { name: 'Download firmware 2222222' }) as HTMLButtonElement)
+        .disabled,
+    ).toBe(false);
+  });
+});
+
+describe('browser support', () => {
+  test('other browsers get a warning and the flasher in a collapsed "Attempt Flash from Incompatible Browser" section', async () => {
+    renderApp({}, FIREFOX);
+    expect(screen.getByText('This browser cannot flash ESP32 boards')).toBeTruthy();
+    expect(screen.getByText(/You are using Firefox/)).toBeTruthy();
+    const summary = screen.getByText('Attempt Flash from Incompatible Browser');
+    const details = summary.closest('details')!;
+    expect(details.open).toBe(false);
+    expect(within(details).getByRole('heading', { name: 'Firmware releases' })).toBeTruthy();
+    expect(await within(details).findByText('Version 2222222')).toBeTruthy();
+  });
+
+  test('desktop Chrome gets neither', async () => {
+    renderApp({});
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(screen.queryByText('This browser cannot flash ESP32 boards')).toBeNull();
+    expect(screen.queryByText('Attempt Flash from Incompatible Browser')).toBeNull();
+  });
+});
