@@ -10,7 +10,7 @@
 pub enum Isa {
     /// Portable code (still auto-vectorised for the baseline target).
     Baseline,
-    /// x86-64 with AVX2 (checked at run time).
+    /// x86-64 with AVX2 and FMA (checked at run time).
     Avx2,
 }
 
@@ -19,7 +19,9 @@ impl Isa {
     pub fn detect() -> Isa {
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx2") {
+            if std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("fma")
+            {
                 return Isa::Avx2;
             }
         }

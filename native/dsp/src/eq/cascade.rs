@@ -4,8 +4,9 @@
 //! channel. At step t, stage k works on sample t - k, so every lane's input is the previous
 //! step's output of the lane C below it: all lanes of a step are independent and the compiler
 //! vectorises them (8 wide with AVX2). The first and last S - 1 steps of a block only run the
-//! lanes that have a sample, so no state is left in flight between calls and the result is
-//! identical, operation for operation, to the scalar reference.
+//! lanes that have a sample, so no state is left in flight between calls. The portable version
+//! is identical, operation for operation, to the scalar reference; the AVX2 version keeps the
+//! lanes in registers and uses fused multiply-adds (equal within rounding).
 
 use super::design::{Coefs, BANDS};
 use crate::buffer::MAX_CHANNELS;
@@ -93,6 +94,7 @@ pub(crate) fn run_pipelined(
     }
     let c = channels;
     let s = stages.len();
+    debug_assert!(s <= BANDS && c <= MAX_CHANNELS);
     let l = s * c;
     let padded = l.div_ceil(8) * 8;
     for k in 0..s {
@@ -115,12 +117,33 @@ pub(crate) fn run_pipelined(
         lanes.s1[i] = 0.0;
         lanes.s2[i] = 0.0;
     }
+    // Step t: stage k works on sample t - k. All lanes are busy for t in s-1..frames; the
+    // s-1 steps before and after only run the stages that have a sample.
+    let steps = frames + s - 1;
+    let full = if frames >= s - 1 {
+        s - 1..frames
+    } else {
+        steps..steps
+    };
+    for ch in 0..c {
+        lanes.pa[ch] = data[ch * cap];
+    }
+    generic_steps(lanes, data, cap, c, s, frames, padded, 0..full.start);
     match isa {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: Isa::Avx2 is only chosen after the CPU reported AVX2.
-        Isa::Avx2 => unsafe { wavefront_avx2(lanes, data, cap, c, s, frames, padded) },
-        _ => wavefront(lanes, data, cap, c, s, frames, padded),
+        // SAFETY: Isa::Avx2 is only chosen after the CPU reported AVX2 and FMA.
+        Isa::Avx2 if padded <= 64 => unsafe {
+            main_avx2(lanes, data, cap, c, s, frames, padded / 8, full.clone())
+        },
+        // Beyond 8 lane vectors the register version spills; the portable loop does better.
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Isa::Avx2 => unsafe {
+            generic_steps_avx2(lanes, data, cap, c, s, frames, padded, full.clone())
+        },
+        _ => generic_steps(lanes, data, cap, c, s, frames, padded, full.clone()),
     }
+    generic_steps(lanes, data, cap, c, s, frames, padded, full.end..steps);
     for k in 0..s {
         for ch in 0..c {
             let i = k * c + ch;
@@ -129,22 +152,11 @@ pub(crate) fn run_pipelined(
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn wavefront_avx2(
-    lanes: &mut Lanes,
-    data: &mut [f32],
-    cap: usize,
-    c: usize,
-    s: usize,
-    frames: usize,
-    padded: usize,
-) {
-    wavefront(lanes, data, cap, c, s, frames, padded)
-}
-
+/// Runs steps `range` with portable code. `lanes.pa` holds the inputs of the first step on
+/// entry and of the step after the range on exit.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn wavefront(
+fn generic_steps(
     lanes: &mut Lanes,
     data: &mut [f32],
     cap: usize,
@@ -152,6 +164,7 @@ fn wavefront(
     s: usize,
     frames: usize,
     padded: usize,
+    range: std::ops::Range<usize>,
 ) {
     let l = s * c;
     let Lanes {
@@ -166,12 +179,8 @@ fn wavefront(
         pb,
     } = lanes;
     let (mut pa, mut pb) = (&mut pa[..], &mut pb[..]);
-    for ch in 0..c {
-        pa[ch] = data[ch * cap];
-    }
-    let steps = frames + s - 1;
-    for t in 0..steps {
-        // Lanes with a sample at this step: stages max(0, t - frames + 1) ..= min(t, s - 1).
+    let odd = range.len() % 2 == 1;
+    for t in range {
         let first = t.saturating_sub(frames - 1);
         let last = t.min(s - 1);
         let (lo, hi) = if first == 0 && last == s - 1 {
@@ -203,6 +212,139 @@ fn wavefront(
         }
         std::mem::swap(&mut pa, &mut pb);
     }
+    if odd {
+        // `pa` now names the struct's second buffer: move the pending inputs home.
+        pb[..padded + c].copy_from_slice(&pa[..padded + c]);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn generic_steps_avx2(
+    lanes: &mut Lanes,
+    data: &mut [f32],
+    cap: usize,
+    c: usize,
+    s: usize,
+    frames: usize,
+    padded: usize,
+    range: std::ops::Range<usize>,
+) {
+    generic_steps(lanes, data, cap, c, s, frames, padded, range)
+}
+
+/// The all-lanes-busy steps with AVX2/FMA, every lane vector in a register: per step five
+/// FMA-class operations per vector, then a lane rotation by C with a blend to feed each stage
+/// the previous step's output of the stage below.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn main_avx2(
+    lanes: &mut Lanes,
+    data: &mut [f32],
+    cap: usize,
+    c: usize,
+    s: usize,
+    frames: usize,
+    vectors: usize,
+    range: std::ops::Range<usize>,
+) {
+    macro_rules! dispatch {
+        ($($v:literal)*) => {
+            match vectors {
+                // SAFETY: same CPU features as this function.
+                $($v => unsafe { main_avx2_v::<$v>(lanes, data, cap, c, s, frames, range) },)*
+                _ => unreachable!("called with at most 8 lane vectors"),
+            }
+        };
+    }
+    dispatch!(1 2 3 4 5 6 7 8)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn main_avx2_v<const V: usize>(
+    lanes: &mut Lanes,
+    data: &mut [f32],
+    cap: usize,
+    c: usize,
+    s: usize,
+    frames: usize,
+    range: std::ops::Range<usize>,
+) {
+    use std::arch::x86_64::*;
+    if range.is_empty() {
+        return;
+    }
+    let load = |v: &[f32]| -> [__m256; V] {
+        // SAFETY: lane arrays hold LANES + 8 >= V * 8 floats.
+        std::array::from_fn(|i| unsafe { _mm256_loadu_ps(v.as_ptr().add(i * 8)) })
+    };
+    let (b0, b1, b2, a1, a2) = (
+        load(&lanes.b0),
+        load(&lanes.b1),
+        load(&lanes.b2),
+        load(&lanes.a1),
+        load(&lanes.a2),
+    );
+    let (mut s1, mut s2, mut x) = (load(&lanes.s1), load(&lanes.s2), load(&lanes.pa));
+    let rot: [i32; 8] = std::array::from_fn(|k| ((k + 8 - c) % 8) as i32);
+    let low: [i32; 8] = std::array::from_fn(|k| if k < c { -1 } else { 0 });
+    // SAFETY: arrays of 8 i32 are valid for 256-bit unaligned loads.
+    let (rot, low) = unsafe {
+        (
+            _mm256_loadu_si256(rot.as_ptr().cast()),
+            _mm256_castsi256_ps(_mm256_loadu_si256(low.as_ptr().cast())),
+        )
+    };
+    let out_lane = (s - 1) * c;
+    let (ov, off) = (out_lane / 8, out_lane % 8);
+    let mut tmp = [0.0f32; 16];
+    let mut inp = [0.0f32; 8];
+    for t in range {
+        let mut y = [_mm256_setzero_ps(); V];
+        for v in 0..V {
+            y[v] = _mm256_fmadd_ps(b0[v], x[v], s1[v]);
+            s1[v] = _mm256_fnmadd_ps(a1[v], y[v], _mm256_fmadd_ps(b1[v], x[v], s2[v]));
+            s2[v] = _mm256_fnmadd_ps(a2[v], y[v], _mm256_mul_ps(b2[v], x[v]));
+        }
+        // SAFETY: tmp has room for two vectors.
+        unsafe {
+            _mm256_storeu_ps(tmp.as_mut_ptr(), y[ov]);
+            if ov + 1 < V {
+                _mm256_storeu_ps(tmp.as_mut_ptr().add(8), y[ov + 1]);
+            }
+        }
+        let n = t + 1 - s;
+        for ch in 0..c {
+            data[ch * cap + n] = tmp[off + ch];
+        }
+        for ch in 0..c {
+            inp[ch] = if t + 1 < frames {
+                data[ch * cap + t + 1]
+            } else {
+                0.0
+            };
+        }
+        // SAFETY: inp holds 8 floats.
+        let fresh = unsafe { _mm256_loadu_ps(inp.as_ptr()) };
+        let mut below = fresh;
+        for v in 0..V {
+            let r = _mm256_permutevar8x32_ps(y[v], rot);
+            x[v] = _mm256_blendv_ps(r, below, low);
+            below = r;
+        }
+    }
+    let store = |dst: &mut [f32], src: &[__m256; V]| {
+        for (i, v) in src.iter().enumerate() {
+            // SAFETY: lane arrays hold LANES + 8 >= V * 8 floats.
+            unsafe { _mm256_storeu_ps(dst.as_mut_ptr().add(i * 8), *v) };
+        }
+    };
+    store(&mut lanes.s1, &s1);
+    store(&mut lanes.s2, &s2);
+    store(&mut lanes.pa, &x);
 }
 
 #[inline(always)]

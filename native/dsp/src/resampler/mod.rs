@@ -261,10 +261,75 @@ impl Resampler {
         produced
     }
 
+    /// AVX2/FMA kernel: per output frame, one pass over the taps forms the interpolated
+    /// coefficients in registers and accumulates every channel with them.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,fma")]
     unsafe fn run_fast_avx2(&mut self, output: &mut AudioBuffer, out_offset: usize) -> usize {
-        self.run_fast(output, out_offset)
+        // SAFETY (all arms): same CPU features as this function.
+        unsafe {
+            match self.channels {
+                1 => self.run_avx2::<1>(output, out_offset),
+                2 => self.run_avx2::<2>(output, out_offset),
+                3 => self.run_avx2::<3>(output, out_offset),
+                4 => self.run_avx2::<4>(output, out_offset),
+                5 => self.run_avx2::<5>(output, out_offset),
+                6 => self.run_avx2::<6>(output, out_offset),
+                7 => self.run_avx2::<7>(output, out_offset),
+                _ => self.run_avx2::<8>(output, out_offset),
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn run_avx2<const C: usize>(
+        &mut self,
+        output: &mut AudioBuffer,
+        out_offset: usize,
+    ) -> usize {
+        use std::arch::x86_64::*;
+        let taps = self.table.taps;
+        debug_assert!(taps % 8 == 0 && self.channels == C);
+        let out_cap = output.capacity();
+        let mut n = 0;
+        while let Some((start, phase, w)) = self.next_tap(out_offset + n, out_cap) {
+            let c0 = self.table.row(phase).as_ptr();
+            let c1 = self.table.row(phase + 1).as_ptr();
+            let mut h = [std::ptr::null::<f32>(); C];
+            for (ch, p) in h.iter_mut().enumerate() {
+                *p = self.history[ch * self.hist_cap + start..ch * self.hist_cap + start + taps]
+                    .as_ptr();
+            }
+            // SAFETY: every pointer is valid for `taps` floats (row and history slices above)
+            // and `j + 8 <= taps` since taps is a multiple of 8.
+            let sums = unsafe {
+                let wv = _mm256_set1_ps(w);
+                let mut acc = [_mm256_setzero_ps(); C];
+                let mut j = 0;
+                while j < taps {
+                    let a = _mm256_loadu_ps(c0.add(j));
+                    let b = _mm256_loadu_ps(c1.add(j));
+                    let coef = _mm256_fmadd_ps(wv, _mm256_sub_ps(b, a), a);
+                    for ch in 0..C {
+                        acc[ch] = _mm256_fmadd_ps(_mm256_loadu_ps(h[ch].add(j)), coef, acc[ch]);
+                    }
+                    j += 8;
+                }
+                acc.map(|v| {
+                    let s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+                    let s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+                    _mm_cvtss_f32(_mm_add_ss(s, _mm_shuffle_ps(s, s, 1)))
+                })
+            };
+            let raw = output.raw_mut();
+            for (ch, v) in sums.iter().enumerate() {
+                raw[ch * out_cap + out_offset + n] = *v;
+            }
+            n += 1;
+            self.advance();
+        }
+        n
     }
 
     #[inline(always)]
@@ -296,7 +361,6 @@ impl Resampler {
         ))
     }
 
-    #[inline(always)]
     fn run_fast(&mut self, output: &mut AudioBuffer, out_offset: usize) -> usize {
         let taps = self.table.taps;
         let out_cap = output.capacity();
