@@ -18,13 +18,13 @@ export function ApiReference({ document }: { document?: OpenApiDocument | null }
   const doc = document === undefined ? loadOpenApi() : document;
   if (!doc) {
     return (
-      <aside className="callout callout-warning" aria-label="API reference not generated">
+      <div className="callout callout-warning" role="note">
         <p className="callout-title">API reference not generated</p>
         <p>
           This reference is generated from the daemon&apos;s OpenAPI document,{' '}
           <code>daemon/openapi.json</code>, which was not present when this site was built.
         </p>
-      </aside>
+      </div>
     );
   }
   const schemaNames = new Set(Object.keys(doc.components?.schemas ?? {}));

@@ -20,19 +20,20 @@ export function Callout({
 }) {
   const known = kind in titles ? kind : 'note';
   return (
-    <aside className={`callout callout-${known}`} aria-label={title ?? titles[known]}>
+    // A note, not a landmark: pages hold many callouts, and landmarks must be unique.
+    <div className={`callout callout-${known}`} role="note">
       <p className="callout-title">{title ?? titles[known]}</p>
       <div className="callout-body">{children}</div>
-    </aside>
+    </div>
   );
 }
 
 /** The plain notice for a documented feature that Tributary does not have yet. */
 export function NotBuilt({ children }: { children?: ReactNode }) {
   return (
-    <aside className="callout callout-not-built" aria-label="Not built yet">
+    <div className="callout callout-not-built" role="note">
       <p className="callout-title">Not built yet in Tributary</p>
       {children ? <div className="callout-body">{children}</div> : null}
-    </aside>
+    </div>
   );
 }

@@ -54,7 +54,19 @@ export default function SearchDialog({ open, onClose }: { open: boolean; onClose
   }, [query]);
 
   return (
-    <dialog ref={dialog} className="search-dialog" aria-labelledby={inputId} onClose={onClose}>
+    <dialog
+      ref={dialog}
+      className="search-dialog"
+      aria-labelledby={inputId}
+      onClose={onClose}
+      onKeyDown={(event) => {
+        // A search field would take the first Escape to clear itself; close at once instead.
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          onClose();
+        }
+      }}
+    >
       <form method="dialog" className="search-form" onSubmit={(event) => event.preventDefault()}>
         <label htmlFor={inputId} className="visually-hidden">
           Search the documentation

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { DocsPage } from '@/components/docs/docs-page';
 import { loadDoc } from '@/lib/docs-content';
 import { docHref, exportedSegments, resolveDocPath } from '@/lib/docs-nav';
+import { canonicalUrl } from '@/lib/site-url';
 
 interface Params {
   slug?: string[];
@@ -18,11 +19,13 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
   const doc = resolveDocPath((await params).slug);
   const module = await loadDoc(doc.page.id);
   const title = module?.metadata?.title ?? doc.page.title;
+  // Alias segments point search engines at the page's own segment.
+  const canonical = canonicalUrl(docHref(doc.page.segment));
   return {
     title: doc.alias ? `${title} (${doc.alias.note.toLowerCase()})` : title,
     description:
       module?.metadata?.description ?? `Tributary documentation: ${doc.page.title.toLowerCase()}.`,
-    alternates: { canonical: docHref(doc.page.segment) },
+    ...(canonical ? { alternates: { canonical } } : {}),
   };
 }
 

@@ -1,0 +1,82 @@
+// Offline search: Pagefind's index of the export, opened from the keyboard.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { openPage } from './harness/browser';
+import { htmlFiles, sitePathOf } from './harness/exported-site';
+import { outDir, type RunningSite, startSite } from './harness/site';
+
+let site: RunningSite;
+before(async () => {
+  site = await startSite();
+});
+after(() => site?.close());
+
+/** The indexed text of a page: its article, without scripts and tags. */
+function articleText(file: string): string {
+  const html = readFileSync(path.join(outDir, file), 'utf8').replace(
+    /<script[\s\S]*?<\/script>/g,
+    '',
+  );
+  const start = html.indexOf('data-pagefind-body');
+  return start < 0
+    ? ''
+    : html
+        .slice(start)
+        .replace(/<[^>]+>/g, ' ')
+        .toLowerCase();
+}
+
+/** A word found on the deep page and on no other page, so exactly one result can match it. */
+function wordOnlyOn(target: string): string {
+  const files = htmlFiles(outDir);
+  const targetFile = files.find((f) => sitePathOf(f) === target);
+  assert.ok(targetFile, `${target} is exported`);
+  const others = files.filter((f) => f !== targetFile).map(articleText);
+  const words = new Set(articleText(targetFile).match(/\b[a-z]{8,}\b/g) ?? []);
+  for (const word of words) if (others.every((text) => !text.includes(word))) return word;
+  throw new Error(`no word is unique to ${target}`);
+}
+
+describe('search', () => {
+  test('"/" opens search; a word from a deep page finds it and the result navigates there', async () => {
+    const target = '/docs/autoconfig/';
+    const word = wordOnlyOn(target);
+    const { page, errors } = await openPage(site.browser);
+    await page.goto(site.url('/'));
+    await page.keyboard.press('/');
+    const input = page.getByRole('searchbox', { name: 'Search the documentation' });
+    await input.waitFor();
+    assert.equal(await input.evaluate((el) => el === document.activeElement), true, 'focused');
+    await input.fill(word);
+    const result = page.locator('.search-results a').first();
+    await result.waitFor({ timeout: 15_000 });
+    assert.match((await result.getAttribute('href')) ?? '', new RegExp(`^${target}`));
+    assert.match((await result.textContent()) ?? '', new RegExp(word, 'i'));
+    await result.click();
+    await page.waitForURL(`**${target}**`);
+    assert.equal(await page.getByRole('dialog').isVisible(), false, 'the dialog closes');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  test('Ctrl+K opens search too and Escape closes it, returning focus to the page', async () => {
+    const { page, errors } = await openPage(site.browser);
+    await page.goto(site.url('/docs/'));
+    await page.keyboard.press('Control+k');
+    const input = page.getByRole('searchbox', { name: 'Search the documentation' });
+    await input.waitFor();
+    await input.fill('multicast');
+    await page.locator('.search-results a').first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Escape');
+    assert.equal(await page.getByRole('dialog').isVisible(), false);
+    // Typing "/" inside a field does not hijack it.
+    await page.keyboard.press('/');
+    await input.waitFor();
+    await input.fill('a/b');
+    assert.equal(await input.inputValue(), 'a/b');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+});
