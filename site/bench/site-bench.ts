@@ -1,0 +1,71 @@
+// `node scripts/bench-site.mjs` (run by `npm run bench`): the site against an empty exported
+// Next.js page of the same version, in the same run.
+//  - first-load JS (gzipped) of a docs page minus the empty page's: budget 20 KB
+//  - Lighthouse mobile total blocking time of our pages / the empty page's (median of RUNS):
+//    budget 1.2x
+//  - Lighthouse desktop performance of the four pages of the quality bar: budget 98
+// Needs the site built (`npm run build -w site`). Prints one line per figure; exits 0 unless a
+// figure could not be measured.
+import path from 'node:path';
+import { launchLighthouseChrome, runLighthouse } from '../e2e/harness/lighthouse';
+import { outDir } from '../e2e/harness/site';
+import { serveStatic } from '../e2e/harness/static-server';
+import { buildEmptyApp } from './empty-next-app';
+import { firstLoadGzipBytes } from './first-load-js';
+
+const runs = Number(process.env.SITE_BENCH_RUNS ?? 3);
+const pages = ['/', '/docs/configuration/', '/downloads/', '/esp32-flasher/'];
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+const htmlFileOf = (sitePath: string) => path.join(sitePath.slice(1), 'index.html');
+
+console.log('site bench: building an empty Next.js App Router page for reference...');
+const emptyOut = buildEmptyApp();
+
+const emptyJs = firstLoadGzipBytes(emptyOut, 'index.html');
+console.log(`first-load JS, empty Next page: ${kb(emptyJs)} gz`);
+for (const page of pages) {
+  const ours = firstLoadGzipBytes(outDir, htmlFileOf(page));
+  const verdict = ours - emptyJs <= 20 * 1024 ? 'within' : 'OVER';
+  console.log(
+    `first-load JS ${page}: ${kb(ours)} gz, ${kb(ours - emptyJs)} above empty (${verdict} the 20 KB budget)`,
+  );
+}
+
+const site = await serveStatic({ root: outDir });
+const empty = await serveStatic({ root: emptyOut });
+const chrome = await launchLighthouseChrome();
+try {
+  const tbt = async (url: string) => {
+    const values: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      values.push((await runLighthouse(chrome, url, 'mobile')).totalBlockingTimeMs);
+    }
+    return median(values);
+  };
+  const emptyTbt = await tbt(empty.url);
+  console.log(`mobile TBT, empty Next page: ${emptyTbt.toFixed(0)} ms (median of ${runs})`);
+  for (const page of pages) {
+    const ours = await tbt(new URL(page.slice(1), site.url).href);
+    // +1 ms on both sides keeps the ratio finite when the reference blocks for 0 ms.
+    const ratio = (ours + 1) / (emptyTbt + 1);
+    console.log(
+      `mobile TBT ${page}: ${ours.toFixed(0)} ms, ratio ${ratio.toFixed(2)}x the empty page (${ratio <= 1.2 ? 'within' : 'OVER'} 1.2x)`,
+    );
+  }
+  for (const page of pages) {
+    const result = await runLighthouse(chrome, new URL(page.slice(1), site.url).href, 'desktop');
+    const scores = Object.entries(result.scores)
+      .map(([name, score]) => `${name} ${score}`)
+      .join(', ');
+    console.log(`lighthouse desktop ${page}: ${scores}`);
+  }
+} finally {
+  await chrome.close();
+  await site.close();
+  await empty.close();
+}
