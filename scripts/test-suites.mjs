@@ -20,6 +20,20 @@ export const suites = [
   },
   { name: 'daemon', cmd: 'npm', args: ['test', '-w', 'daemon'], format: 'node-test' },
   { name: 'site: unit', cmd: 'npm', args: ['test', '-w', 'site'], format: 'jest' },
+  // The real esptool-js against the simulated ESP32-S3 (ROM + stub loader protocol), in Node.
+  {
+    name: 'site: flasher protocol',
+    cmd: 'node',
+    args: [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-reporter=spec',
+      'site/test/flasher/protocol/simulated-board.spec.ts',
+      'site/test/flasher/protocol/flash-device.spec.ts',
+    ],
+    format: 'node-test',
+  },
   // Headless Chromium over the exported site/out (written by the build suite).
   { name: 'site: e2e', cmd: 'npm', args: ['run', 'e2e', '-w', 'site'], format: 'node-test' },
 ];

@@ -30,6 +30,7 @@ pre { background: var(--bg-code, #f1f4f6); padding: 0.6rem; border-radius: 0.4re
 ol.steps { padding-left: 1.4rem; margin: 0.5rem 0; }
 ol.steps li { margin: 0.2rem 0; }
 ol.steps li[data-state="done"]::marker { color: var(--tip, #1d7044); }
+ol.steps li[data-state="done"]::after { content: " ✓"; color: var(--tip, #1d7044); }
 ol.steps li[aria-current="step"] { font-weight: 600; }
 ol.steps li[data-state="pending"] { color: var(--text-muted, #47535e); }
 progress { width: 100%; height: 1rem; accent-color: var(--accent, #0b6e6e); }

@@ -46,6 +46,8 @@ const STEP_LABELS: Record<FlashStep, string> = {
   reset: 'Restart the board',
 };
 
+const STATE_TEXT = { done: ' (done)', current: ' (in progress)', pending: '' } as const;
+
 interface Loaded {
   manifest: FirmwareManifest;
   images: Map<string, FlashImage[]>;
@@ -73,7 +75,12 @@ export async function openInstallDialog(options: InstallDialogOptions): Promise<
   };
   const logDetails = () =>
     log.length > 0 &&
-    h('details', {}, h('summary', {}, 'Technical log'), h('pre', {}, log.join('\n')));
+    h(
+      'details',
+      {},
+      h('summary', {}, 'Technical log'),
+      h('pre', { tabindex: '0', 'aria-label': 'Technical log' }, log.join('\n')),
+    );
 
   show(title('Preparing the firmware'), h('p', { role: 'status' }, 'Loading the firmware files…'));
 
@@ -208,7 +215,12 @@ export async function openInstallDialog(options: InstallDialogOptions): Promise<
         let reached = false;
         for (const [step, item] of stepItems) {
           reached ||= step === p.step;
-          item.dataset.state = step === p.step ? 'current' : reached ? 'pending' : 'done';
+          const state = step === p.step ? 'current' : reached ? 'pending' : 'done';
+          item.dataset.state = state;
+          item.replaceChildren(
+            STEP_LABELS[step],
+            h('span', { class: 'visually-hidden' }, STATE_TEXT[state]),
+          );
           if (step === p.step) item.setAttribute('aria-current', 'step');
           else item.removeAttribute('aria-current');
         }
@@ -283,7 +295,7 @@ export async function openInstallDialog(options: InstallDialogOptions): Promise<
           'details',
           {},
           h('summary', {}, 'Boot log'),
-          h('pre', {}, result.bootLog.replace(/\r/g, '')),
+          h('pre', { tabindex: '0', 'aria-label': 'Boot log' }, result.bootLog.replace(/\r/g, '')),
         ),
       logDetails(),
       h('div', { class: 'actions' }, closeButton('Close', true)),
