@@ -53,7 +53,17 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
     equalizerPath: options.equalizerPath,
     reloadTimeoutMs: options.reloadTimeoutMs ?? 3000,
   });
-  await fastify.register(websocket);
+  await fastify.register(websocket, {
+    // On shutdown, say goodbye (1001 Going Away) and drop connections that do not answer
+    // quickly, instead of waiting for the 30 s closing-handshake timeout.
+    preClose(done) {
+      for (const client of fastify.websocketServer.clients) {
+        client.close(1001, 'Tributary is shutting down');
+        setTimeout(() => client.terminate(), 500).unref();
+      }
+      fastify.websocketServer.close(() => done());
+    },
+  });
 
   await fastify.register(systemRoutes);
   await fastify.register(sinkRoutes, { prefix: '/sinks' });

@@ -55,6 +55,10 @@ export async function startDaemon(dir: string, env: Record<string, string> = {})
     child.once('exit', (code) =>
       reject(new Error(`daemon exited with ${code} before listening:\n${text}`)),
     );
+    setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`daemon did not start within 30 s:\n${text}`));
+    }, 30_000).unref();
   });
   const ca = env.CERTIFICATE
     ? readFileSync(env.CERTIFICATE, 'utf8')

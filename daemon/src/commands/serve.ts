@@ -60,7 +60,8 @@ export async function run(argv: string[]): Promise<number> {
   server.fastify.log.info(`${signal}: shutting down`);
   try {
     await server.close();
-    return 0;
+    // Nothing may keep a stopping daemon alive (a lingering socket, a native thread).
+    process.exit(0);
   } catch (err) {
     process.stderr.write(`tributary serve: shutdown failed: ${(err as Error).message}\n`);
     return 1;

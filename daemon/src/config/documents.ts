@@ -35,11 +35,12 @@ export interface Parsed<T> {
 
 /** Parses YAML safely (core schema: plain data only, no custom tags, duplicate keys refused). */
 function parseYaml(text: string, file: string): unknown {
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, strict: true });
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, strict: true });
   const problems = doc.errors.map((e) => {
     const pos = e.linePos?.[0];
     const where = pos ? `line ${pos.line}, column ${pos.col}` : '';
-    return makeProblem(where, 'yaml', `is not valid YAML: ${e.message.split('\n')[0]}`);
+    const reason = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    return makeProblem(where, 'yaml', `is not valid YAML: ${reason}`);
   });
   if (problems.length > 0) throw new ConfigFileError(file, problems);
   try {

@@ -14,7 +14,7 @@ import {
   type PatchOf,
   updateEntity,
 } from '../config/model.js';
-import { Delay, Equalizer, Volume } from '../schema/common.js';
+import { Delay, Equalizer, EqualizerBands, Volume } from '../schema/common.js';
 import { errors, nameParams, True } from './shared.js';
 
 export interface EntityRoutesOptions<K extends Kind> {
@@ -208,7 +208,7 @@ export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): Fastify
           description:
             'The body must give every band b1..b18 (use PUT with a partial equalizer to change some).',
           params,
-          body: Type.Ref(Equalizer),
+          body: EqualizerBands,
           response: { 200: True, ...errors(400, 404, 503) },
         },
       },

@@ -212,6 +212,13 @@ export const Equalizer = Type.Object(withDefaults(bandProperties, FLAT_EQUALIZER
 });
 export type Equalizer = Static<typeof Equalizer>;
 
+/** All 18 bands, each required and without defaults: the body that sets a whole equalizer. */
+export const EqualizerBands = Type.Object(bandProperties, {
+  additionalProperties: false,
+  description: `${equalizerDescription} Every band b1..b18 must be given.`,
+  examples: [FLAT_EQUALIZER],
+});
+
 /** Bands may be left out; they default to 1.0 (flat). Used in create bodies and config files. */
 export const EqualizerInput = Type.Object(optionalWithDefaults(bandProperties, FLAT_EQUALIZER), {
   additionalProperties: false,

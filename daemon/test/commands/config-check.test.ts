@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { cli } from '../daemon-process.js';
+import { tempDir } from '../helpers.js';
+
+const check = (...args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', cli, 'config', 'check', ...args], {
+    encoding: 'utf8',
+  });
+
+test('tributary config check: a valid file exits 0 with a summary', (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, 'config.yaml');
+  writeFileSync(
+    file,
+    'sinks:\n  - name: Kitchen\n    ip: 192.168.1.20\nsources:\n  - name: PC\nroutes:\n  - name: R\n    source: PC\n    sink: Kitchen\n',
+  );
+  const res = check(file);
+  assert.equal(res.status, 0, res.stderr);
+  assert.equal(res.stdout, `${file}: valid config file (1 sinks, 1 sources, 1 routes)\n`);
+});
+
+test('tributary config check prints every problem with its path and exits 1', (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, 'config.yaml');
+  writeFileSync(
+    file,
+    'sinks:\n  - name: A\n  - name: B\n    channels: 9\n  - name: C\n    volume: 1.5\n    colour: red\nroutes:\n  - name: R\n',
+  );
+  const res = check(file);
+  assert.equal(res.status, 1);
+  const lines = res.stdout.trim().split('\n');
+  assert.equal(lines[0], `${file}: 5 problems (checked as config file)`);
+  for (const expected of [
+    'sinks[1].channels must be <= 8 (got 9)',
+    'sinks[2].colour is not a known field (got "red")',
+    'sinks[2].volume must be <= 1 (got 1.5)',
+    'routes[0].source is required',
+    'routes[0].sink is required',
+  ]) {
+    assert.ok(lines.includes(`${file}: ${expected}`), `${expected}\n${res.stdout}`);
+  }
+});
+
+test('tributary config check: semantic problems, equalizer files, unreadable files', (t) => {
+  const dir = tempDir(t);
+  const config = join(dir, 'config.yaml');
+  writeFileSync(
+    config,
+    'sinks:\n  - name: G\n    is_group: true\n    group_members: [G]\nroutes:\n  - {name: R, source: Nobody, sink: G}\n',
+  );
+  const semantic = check(config);
+  assert.equal(semantic.status, 1);
+  assert.match(semantic.stdout, /sinks\[0\]\.group_members must not contain itself \(G -> G\)/);
+  assert.match(
+    semantic.stdout,
+    /routes\[0\]\.source must name an existing source or source group \(got "Nobody"\)/,
+  );
+
+  const eq = join(dir, 'equalizers.yaml');
+  writeFileSync(eq, 'equalizers:\n  - name: Loud\n    b1: 2.5\n');
+  const eqRes = check(eq);
+  assert.equal(eqRes.status, 1);
+  assert.match(eqRes.stdout, /checked as equalizers file/);
+  assert.match(eqRes.stdout, /equalizers\[0\]\.b1 must be <= 2 \(got 2\.5\)/);
+
+  const broken = join(dir, 'broken.yaml');
+  writeFileSync(broken, 'sinks: [\n');
+  const yamlRes = check(broken);
+  assert.equal(yamlRes.status, 1);
+  assert.match(yamlRes.stdout, /line \d+, column \d+ is not valid YAML/);
+
+  const missing = check(join(dir, 'nope.yaml'));
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /cannot read/);
+  assert.equal(check().status, 2);
+});
