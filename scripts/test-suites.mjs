@@ -18,6 +18,12 @@ export const suites = [
     args: ['test', '--workspace', '--quiet'],
     format: 'cargo',
   },
+  {
+    name: 'native: napi binding (JS)',
+    cmd: 'npm',
+    args: ['test', '-w', 'native/napi'],
+    format: 'node-test',
+  },
   { name: 'daemon', cmd: 'npm', args: ['test', '-w', 'daemon'], format: 'node-test' },
   { name: 'site: unit', cmd: 'npm', args: ['test', '-w', 'site'], format: 'jest' },
   // The real esptool-js against the simulated ESP32-S3 (ROM + stub loader protocol), in Node.

@@ -1,0 +1,44 @@
+// Signal helpers shared by the binding tests.
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+/** @type {typeof import('../index.js')} */
+export const native = require('../index.js');
+
+/** Interleaved s16le bytes of a sine on every channel. */
+export function sineS16(freq, rate, amp, frames, channels = 2) {
+  const out = new Int16Array(frames * channels);
+  for (let n = 0; n < frames; n++) {
+    const v = Math.round(amp * 32767 * Math.sin((2 * Math.PI * freq * n) / rate));
+    for (let c = 0; c < channels; c++) out[n * channels + c] = v;
+  }
+  return Buffer.from(out.buffer);
+}
+
+/** Channel `c` of interleaved s16le bytes as numbers in [-1, 1). */
+export function channelS16(buf, channels, c) {
+  const view = new Int16Array(buf.buffer, buf.byteOffset, buf.length / 2);
+  const out = new Float64Array(view.length / channels);
+  for (let n = 0; n < out.length; n++) out[n] = view[n * channels + c] / 32768;
+  return out;
+}
+
+/** Peak absolute value of samples from `from` on. */
+export function peak(samples, from = 0) {
+  let p = 0;
+  for (let n = from; n < samples.length; n++) p = Math.max(p, Math.abs(samples[n]));
+  return p;
+}
+
+/** Deterministic pseudo-random bytes. */
+export function noise(length, seed = 1) {
+  const out = Buffer.alloc(length);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
+}

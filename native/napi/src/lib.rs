@@ -1,0 +1,8 @@
+//! Node.js binding of Tributary's native code. Only converts between JavaScript and Rust types;
+//! the behaviour lives in `tributary-dsp` (and the engine crate). Tested from JavaScript
+//! (`__test__/`), not with `cargo test`.
+
+mod chain;
+mod convert;
+mod mixer;
+// Engine bindings (native/napi/src/engine*.rs) are declared below this line.
