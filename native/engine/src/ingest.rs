@@ -72,6 +72,7 @@ impl Core {
     /// Runs until told to stop or the control handle is gone.
     pub fn run(&mut self, data: mpsc::Receiver<Datagram>, commands: mpsc::Receiver<Command>) {
         set_timer_slack();
+        crate::rt::raise_current_thread(40);
         let mut cpu = crate::stats::thread_cpu_ns();
         let mut next_publish = Instant::now();
         loop {
@@ -385,10 +386,8 @@ impl Core {
             u.packets += 1;
             u.last_seen = now;
             u.format = format;
-            // Publishing the counts is not urgent; mark dirty at most every few packets.
-            if u.packets % 64 == 1 {
-                self.unknown_dirty = true;
-            }
+            // Published with the next stats round (every 100 ms).
+            self.unknown_dirty = true;
             return;
         }
         if self.unknown.len() == MAX_UNKNOWN {

@@ -81,8 +81,20 @@ pub struct SourceBuffer {
     partial_len: usize,
     /// Origin of the drift estimator's position axis.
     drift_origin: u64,
+    /// Extra target (ms) after paths ran dry: jumps by `SPIKE_STEP_MS` per underrun, decays
+    /// by `SPIKE_DECAY_MS_PER_S` while packets arrive (set by readers, hence a `Cell`).
+    spike_ms: std::cell::Cell<f64>,
+    /// Longest recent gap between packets (ms), decaying: bursty senders (ffmpeg sends 21 ms
+    /// of audio at once) need at least that much queued.
+    peak_gap_ms: f64,
+    /// When the current run of packets started (after silence), for the warm-up.
+    pub stream_start_s: f64,
     scratch: Vec<f32>,
 }
+
+/// Target added per underrun, and how fast it is given back.
+const SPIKE_STEP_MS: f64 = 10.0;
+const SPIKE_DECAY_MS_PER_S: f64 = 0.5;
 
 /// Samples of the largest packet decoded at once (1500 bytes of 16-bit audio).
 const MAX_PACKET_SAMPLES: usize = 1024;
@@ -107,6 +119,9 @@ impl SourceBuffer {
             partial: [0; 32],
             partial_len: 0,
             drift_origin: ORIGIN,
+            spike_ms: std::cell::Cell::new(0.0),
+            peak_gap_ms: 0.0,
+            stream_start_s: f64::NEG_INFINITY,
             scratch: vec![0.0; MAX_PACKET_SAMPLES + 32],
         }
         .with_timeline_at(ORIGIN)
@@ -134,11 +149,27 @@ impl SourceBuffer {
         let ms = if self.config.adaptive {
             let packet_ms = self.packet_frames as f64 * 1000.0 / f64::from(self.rate);
             (packet_ms + 4.0 * self.drift.jitter_s() * 1000.0)
+                .max(self.config.min_ms + self.spike_ms.get())
+                .max(self.peak_gap_ms + 2.0)
                 .clamp(self.config.min_ms, self.config.max_ms)
         } else {
             self.config.min_ms
         };
         ms * f64::from(self.rate) / 1000.0
+    }
+
+    /// Called by a reader that ran out of audio while the source was sending: the adaptive
+    /// target grows so the next spike of that size is absorbed.
+    pub fn note_underrun(&self) {
+        if self.config.adaptive {
+            let spike = (self.spike_ms.get() + SPIKE_STEP_MS).min(self.config.max_ms);
+            self.spike_ms.set(spike);
+        }
+    }
+
+    /// Whether the stream has been arriving long enough (60 ms) for its jitter to be judged.
+    pub fn is_warm(&self, now_s: f64) -> bool {
+        self.is_active(now_s) && now_s - self.stream_start_s >= 0.06
     }
 
     /// Whether a packet arrived within the last 200 ms.
@@ -275,6 +306,20 @@ impl SourceBuffer {
     }
 
     fn count_packet(&mut self, bytes: usize, frames: u64, arrival_s: f64) {
+        let since = arrival_s - self.last_arrival_s;
+        if since.is_nan() || since >= 0.2 {
+            self.stream_start_s = arrival_s;
+        } else {
+            // Peak-hold of the gap between packets, halving in about 10 s.
+            self.peak_gap_ms = (self.peak_gap_ms * (1.0 - since / 14.0)).max(since * 1000.0);
+        }
+        if since.is_finite() && since > 0.0 {
+            let spike = self.spike_ms.get();
+            if spike > 0.0 {
+                self.spike_ms
+                    .set((spike - since.min(1.0) * SPIKE_DECAY_MS_PER_S).max(0.0));
+            }
+        }
         self.counters.packets += 1;
         self.counters.bytes += bytes as u64;
         self.packet_frames = frames;

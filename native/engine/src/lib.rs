@@ -16,6 +16,7 @@ pub mod packet;
 pub mod path;
 pub mod pcm;
 pub mod reader;
+pub mod rt;
 pub mod rtcp;
 pub mod rtp;
 pub mod scream;

@@ -179,6 +179,7 @@ fn receive_loop(
     stop: Arc<AtomicBool>,
     counters: Arc<EngineCounters>,
 ) {
+    crate::rt::raise_current_thread(35);
     let mut cpu = crate::stats::thread_cpu_ns();
     let mut last_cpu_update = Instant::now();
     let mut slot = empty_datagram();

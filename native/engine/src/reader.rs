@@ -53,6 +53,8 @@ pub struct PathReader {
     out_fade: usize,
     /// Set when this block ran past the newest audio while the source is sending.
     ran_dry: bool,
+    /// Holding silence (since this time) until the buffer refills after running dry.
+    stalled_since: Option<f64>,
     /// Times the buffer ran dry while the source was sending (a glitch, concealed).
     pub underruns: u64,
     /// Gaps concealed because packets were lost.
@@ -95,6 +97,7 @@ impl PathReader {
             fade_in_left: 0,
             ramp: Ramp::Steady,
             ran_dry: false,
+            stalled_since: None,
             out_fade: ((FADE_S * f64::from(sink_rate)) as usize).max(1),
             underruns: 0,
             concealed: 0,
@@ -151,13 +154,26 @@ impl PathReader {
         let active = src.is_active(now_s);
         let target = src.target_frames();
         if !self.locked {
-            if !active {
+            if !src.is_warm(now_s) {
                 out.fill(0.0);
                 return;
             }
             let head = src.timeline.write_head();
             self.jump_to(head.saturating_sub(target as u64 + self.delay));
             self.locked = true;
+            self.ramp = Ramp::In(0);
+        }
+        if let Some(since) = self.stalled_since {
+            let fill = src.timeline.write_head() as f64 - self.next_in as f64;
+            if fill < target {
+                out.fill(0.0);
+                return;
+            }
+            // Refilled: a short glitch is an underrun; a long wait was the sender pausing.
+            if now_s - since < 0.5 {
+                self.underruns += 1;
+            }
+            self.stalled_since = None;
             self.ramp = Ramp::In(0);
         }
         if active && self.ramp == Ramp::Steady {
@@ -207,15 +223,16 @@ impl PathReader {
         }
         self.frac += frames_out as f64 * step;
         if std::mem::take(&mut self.ran_dry) && self.ramp == Ramp::Steady {
-            // Re-buffer: go back to a full target behind the newest audio (the gap already
-            // played as a fade; what follows is the real audio, faded in).
-            let head = src.timeline.write_head();
-            self.ramp = Ramp::Out(
-                0,
-                head.saturating_sub(src.target_frames() as u64 + self.delay),
-            );
+            // Re-buffer: the gap already faded out; go back to the first position not played
+            // and hold silence until a full target of audio is queued again. Nothing is
+            // skipped and nothing is played twice.
+            self.apply_ramp(out);
+            src.note_underrun();
+            let resume = self.hole_start;
+            self.jump_to(resume);
+            self.stalled_since = Some(now_s);
             self.correction = 0.0;
-            self.jumps += 1;
+            return;
         }
         // Keep one frame before the next read position.
         let keep_from = (self.frac.floor() as usize)
@@ -278,10 +295,6 @@ impl PathReader {
                 tl.copy_out(pos, dst);
                 if self.in_hole {
                     self.in_hole = false;
-                    let lasted = (pos - self.hole_start) as f64 / f64::from(src.rate());
-                    if self.hole_at_head && lasted < 0.5 {
-                        self.underruns += 1;
-                    }
                     self.fade_in_left = self.fade_len;
                 }
                 for frame in dst.chunks_exact_mut(c) {

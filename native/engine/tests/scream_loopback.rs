@@ -10,6 +10,7 @@ use tributary_engine::{DesiredState, SinkProtocol};
 
 #[test]
 fn a_scream_tone_arrives_at_a_scream_sink_with_header_level_and_channel_order() {
+    let _serial = serial();
     let mut engine = engine();
     let rx = UdpSocket::bind((LOCAL, 0)).unwrap();
     let port = rx.local_addr().unwrap().port();
@@ -65,6 +66,7 @@ fn a_scream_tone_arrives_at_a_scream_sink_with_header_level_and_channel_order() 
 
 #[test]
 fn sinks_send_silence_at_the_nominal_cadence_when_nothing_plays() {
+    let _serial = serial();
     let mut engine = engine();
     let rx = UdpSocket::bind((LOCAL, 0)).unwrap();
     let port = rx.local_addr().unwrap().port();

@@ -10,6 +10,13 @@ use tributary_engine::rtp::RtpFormat;
 use tributary_engine::scream::{self, ScreamFormat};
 use tributary_engine::{Engine, EngineOptions, PathSpec, RtpSourceSpec, SinkProtocol, SinkSpec};
 
+/// Real-time tests in one binary run one at a time: a flood or a peer process in one test
+/// must not starve another test's paced sender on a small machine.
+pub fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 pub const LOCAL: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
 
 /// An engine bound to 127.0.0.1 on ephemeral ports (one Scream, one tagged, one RTP).
@@ -93,6 +100,9 @@ pub fn send_scream_tone(to: SocketAddr, seconds: f64, tones: [(f64, f64); 2]) {
     };
     let frames_per_packet = scream::PAYLOAD_LEN / 4;
     let packets = (seconds * 48_000.0 / frames_per_packet as f64) as usize;
+    // A real sender's audio thread runs at real-time priority too; without it a loaded test
+    // machine delays this thread by more than any jitter buffer.
+    tributary_engine::rt::raise_current_thread(30);
     let start = Instant::now();
     let mut payload = vec![0u8; scream::PAYLOAD_LEN];
     let mut out = [0u8; 1200];
@@ -172,6 +182,31 @@ pub fn longest_silence(samples: &[f64]) -> usize {
         } else {
             run = 0;
         }
+    }
+    best
+}
+
+/// (start, length) of the longest stretch without a run of 8 near-silent samples.
+pub fn longest_sound(samples: &[f64]) -> (usize, usize) {
+    let (mut best, mut start, mut quiet) = ((0, 0), 0, 0);
+    for (i, s) in samples.iter().enumerate() {
+        if s.abs() < 1e-3 {
+            quiet += 1;
+            if quiet == 8 {
+                let end = i + 1 - 8;
+                if end > start && end - start > best.1 {
+                    best = (start, end - start);
+                }
+            }
+        } else {
+            if quiet >= 8 {
+                start = i;
+            }
+            quiet = 0;
+        }
+    }
+    if quiet < 8 && samples.len() - start > best.1 {
+        best = (start, samples.len() - start);
     }
     best
 }
