@@ -179,8 +179,19 @@ export async function openInstallDialog(options: InstallDialogOptions): Promise<
     );
   };
 
+  // Leaving the page mid-write would leave the board without a bootable firmware.
+  const warnBeforeLeaving = (event: BeforeUnloadEvent) => {
+    event.preventDefault();
+    event.returnValue = '';
+  };
+  const lock = (locked: boolean) => {
+    shell.setLocked(locked);
+    if (locked) window.addEventListener('beforeunload', warnBeforeLeaving);
+    else window.removeEventListener('beforeunload', warnBeforeLeaving);
+  };
+
   const run = async (erase: boolean) => {
-    shell.setLocked(true);
+    lock(true);
     log.length = 0;
     const steps: FlashStep[] = erase
       ? ['connect', 'stub', 'erase', 'write', 'reset']
@@ -192,7 +203,6 @@ export async function openInstallDialog(options: InstallDialogOptions): Promise<
     const progressLabel = h('span', { id: 'progress-label' }, 'Waiting for the board…');
     const progress = h('progress', {
       max: '100',
-      value: '0',
       'aria-labelledby': 'progress-label',
       'aria-describedby': 'progress-detail',
     }) as HTMLProgressElement;
@@ -231,7 +241,10 @@ export async function openInstallDialog(options: InstallDialogOptions): Promise<
       } else {
         progressLabel.textContent = STEP_LABELS[p.step];
       }
-      progress.value = p.percent;
+      // Indeterminate until bytes are being written.
+      if (p.step === 'write') progress.value = p.percent;
+      else if (p.step === 'reset') progress.value = 100;
+      else progress.removeAttribute('value');
       detail.textContent = p.bytesTotal
         ? `${formatBytes(p.bytesWritten)} of ${formatBytes(p.bytesTotal)} (${p.percent}%)`
         : '';
@@ -258,7 +271,7 @@ export async function openInstallDialog(options: InstallDialogOptions): Promise<
         onLog: (line) => log.push(line),
       });
     } catch (error) {
-      shell.setLocked(false);
+      lock(false);
       const failure = describeFlashFailure(error);
       const again = h(
         'button',
@@ -275,7 +288,7 @@ export async function openInstallDialog(options: InstallDialogOptions): Promise<
       );
       return;
     }
-    shell.setLocked(false);
+    lock(false);
     const seconds = (result.writeMs / 1000).toFixed(1);
     show(
       title(`Installed ${fullName}`),

@@ -137,8 +137,10 @@ describe('install dialog', () => {
 
   test('shows steps, the file being written and a progress bar with bytes and percent', async () => {
     let release: () => void = () => {};
+    let connectProgressHasValue = true;
     const flash = jest.fn(async (options: FlashDeviceOptions) => {
       options.onProgress?.({ step: 'connect', bytesWritten: 0, bytesTotal: 0, percent: 0 });
+      connectProgressHasValue = dialogRoot().querySelector('progress')!.hasAttribute('value');
       options.onChip?.(success.chip);
       options.onProgress?.({
         step: 'write',
@@ -154,6 +156,7 @@ describe('install dialog', () => {
     });
     await startInstall(flash);
     await until(() => flash.mock.calls.length === 1 && text().includes('Writing'));
+    expect(connectProgressHasValue).toBe(false);
     const progress = dialogRoot().querySelector('progress')!;
     expect(progress.value).toBe(50);
     expect(progress.getAttribute('aria-labelledby')).toBe('progress-label');
@@ -171,8 +174,14 @@ describe('install dialog', () => {
     const cancel = new Event('cancel', { cancelable: true });
     dialogRoot().querySelector('dialog')!.dispatchEvent(cancel);
     expect(cancel.defaultPrevented).toBe(true);
+    const leaving = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(leaving);
+    expect(leaving.defaultPrevented).toBe(true);
     release();
     await until(() => text().includes('Installed'));
+    const leavingAfter = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(leavingAfter);
+    expect(leavingAfter.defaultPrevented).toBe(false);
   });
 
   test('a failure says what happened, and Try again goes back to the start', async () => {
