@@ -10,6 +10,8 @@ const repositoryRoot = path.resolve(process.cwd(), '..');
 
 const nextConfig: NextConfig = {
   output: 'export',
+  // SITE_DIST_DIR lets a second build (another base path, the tests) run beside the main one.
+  ...(process.env.SITE_DIST_DIR ? { distDir: process.env.SITE_DIST_DIR } : {}),
   trailingSlash: true,
   basePath,
   env: { NEXT_PUBLIC_BASE_PATH: basePath },

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { DocsFallback } from '@/components/layout/docs-fallback';
 
 export const metadata: Metadata = {
   title: 'Page not found',
@@ -10,6 +11,7 @@ export const metadata: Metadata = {
 export default function NotFound() {
   return (
     <div className="page-narrow not-found">
+      <DocsFallback />
       <p className="not-found-code" aria-hidden="true">
         404
       </p>

@@ -75,6 +75,45 @@ describe('every route renders', () => {
     await page.context().close();
   });
 
+  test('an unknown docs page shows the overview', async () => {
+    const { page, errors } = await openPage(site.browser);
+    await page.goto(site.url('/docs/no-such-page/'));
+    await page.waitForURL(site.url('/docs/'));
+    assert.equal(
+      await page
+        .getByRole('navigation', { name: 'Documentation' })
+        .locator('[aria-current="page"]')
+        .textContent(),
+      'Overview',
+    );
+    // The static host's 404 for the unknown URL is expected; nothing else may fail.
+    assert.deepEqual(
+      errors.filter((e) => !e.includes('status of 404')),
+      [],
+    );
+    await page.context().close();
+  });
+
+  test('code blocks copy their text; headings link to themselves', async () => {
+    const { page, errors } = await openPage(site.browser, {
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    await page.goto(site.url('/docs/install-tributary/'));
+    const block = page.locator('.code-block').first();
+    const code = (await block.locator('pre').textContent()) ?? '';
+    await block.getByRole('button', { name: /Copy/ }).click();
+    await block.getByText('Copied').waitFor();
+    assert.equal(
+      await page.evaluate(() => navigator.clipboard.readText()),
+      code.replace(/\n$/, ''),
+    );
+    const heading = page.locator('article h2[id]').first();
+    const id = await heading.getAttribute('id');
+    assert.equal(await heading.getByRole('link').getAttribute('href'), `#${id}`);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
   test('a random path gets the 404 page with a button home', async () => {
     const { page } = await openPage(site.browser);
     const response = await page.goto(site.url(`/no-such-${Date.now().toString(36)}/page`));

@@ -1,5 +1,6 @@
 // Debian's Chromium driven by playwright-core, with the flags the team uses everywhere.
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { fixtureRelease, isReleaseListRequest } from './fixture-release';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -29,6 +30,16 @@ export async function openPage(
   options: BrowserContextOptions = {},
 ): Promise<WatchedPage> {
   const context = await browser.newContext(options);
+  // Nothing leaves this machine: the flasher's release list gets a fixture, the rest is refused.
+  // (Context routes: a test's own page.route() takes precedence.)
+  await context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (route) =>
+    isReleaseListRequest(route.request().url())
+      ? route.fulfill({
+          json: [fixtureRelease],
+          headers: { 'access-control-allow-origin': '*' },
+        })
+      : route.abort('blockedbyclient'),
+  );
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {

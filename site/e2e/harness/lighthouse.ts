@@ -8,6 +8,7 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { chromiumArgs, chromiumPath } from './browser';
+import { fixtureRelease, isReleaseListRequest } from './fixture-release';
 
 export type Preset = 'desktop' | 'mobile';
 
@@ -27,24 +28,6 @@ export interface LighthouseChrome {
   browser: Browser;
   close(): Promise<void>;
 }
-
-/**
- * The one request a page may make off this machine: the flasher's release list, fetched through
- * its release proxy. Here it is answered with one fixture release, as the real proxy would answer.
- */
-export const fixtureRelease = {
-  tag_name: 'build-3f9c2e1a7b',
-  name: 'build-3f9c2e1a7b',
-  published_at: '2026-11-01T12:00:00Z',
-  body: 'First release.',
-  assets: [
-    {
-      name: 'esp32-rtp-3f9c2e1-unified.zip',
-      browser_download_url:
-        'https://github.com/tributary-audio/tributary/releases/download/build-3f9c2e1a7b/esp32-rtp-3f9c2e1-unified.zip',
-    },
-  ],
-};
 
 export async function launchLighthouseChrome(): Promise<LighthouseChrome> {
   const profile = mkdtempSync(path.join(tmpdir(), 'site-lighthouse-'));
@@ -94,7 +77,7 @@ export async function runLighthouse(
   page.on('request', (request) => {
     if (request.isInterceptResolutionHandled()) return;
     if (request.url().startsWith(origin)) return void request.continue();
-    if (/releases/.test(decodeURIComponent(request.url()))) {
+    if (isReleaseListRequest(request.url())) {
       return void request.respond({
         status: 200,
         contentType: 'application/json',
