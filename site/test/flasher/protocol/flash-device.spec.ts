@@ -161,6 +161,23 @@ describe('flashDevice with esptool-js', () => {
     assert.equal(port.isOpen, false);
   });
 
+  it('identifies a classic ESP32 (no GET_SECURITY_INFO in its ROM) by the magic register', async () => {
+    const { device, port } = await board({ chip: 'ESP32', realTimeUart: false });
+    await assert.rejects(
+      flashDevice({
+        port: port as unknown as SerialPort,
+        builds: [tributaryBuild()],
+        erase: false,
+      }),
+      (error: unknown) =>
+        error instanceof FlashError &&
+        error.kind === 'wrong-chip' &&
+        error.details.chip === 'ESP32',
+    );
+    assert.equal(device.flashBytesReceived, 0);
+    assert.equal(port.isOpen, false);
+  });
+
   it('reports a lost connection as soon as the board disappears mid-write, and releases the port', async () => {
     const { device, port } = await board({ unplugAfterFlashBytes: 40_000 });
     let lostAt = 0;
