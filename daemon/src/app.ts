@@ -29,7 +29,8 @@ export interface AppOptions {
 
 /** Options for the Fastify instance the app is registered on (server.ts and tests). */
 export const fastifyOptions = {
-  routerOptions: { ignoreTrailingSlash: true },
+  // Names are up to 64 characters, up to 256 bytes once percent-encoded as UTF-8.
+  routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
   bodyLimit: 1024 * 1024,
 } satisfies FastifyServerOptions;
 

@@ -130,3 +130,32 @@ test('kill -9 during a burst of 500 API changes loses no acknowledged change', a
   assert.equal(list.length, value.sinks.length);
   assert.equal(await again.stop('SIGTERM'), 0);
 });
+
+test('a running daemon picks up hand edits: at once on SIGHUP, else after CONFIGURATION_RELOAD_TIMEOUT', async (t) => {
+  const dir = tempDir(t);
+  const daemon = await startDaemon(dir, { CONFIGURATION_RELOAD_TIMEOUT: '0.3' });
+  t.after(() => daemon.stop('SIGKILL'));
+  assert.equal((await daemon.call('POST', '/sinks', { name: 'Kitchen' })).status, 201);
+  const file = join(dir, 'config.yaml');
+  const { writeFileSync } = await import('node:fs');
+  const waitFor = async (predicate: () => Promise<boolean>, ms: number) => {
+    const end = Date.now() + ms;
+    while (!(await predicate())) {
+      if (Date.now() > end) return false;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return true;
+  };
+  const volume = async () =>
+    ((await daemon.call('GET', '/sinks/Kitchen')).body as { volume: number }).volume;
+  writeFileSync(file, readFileSync(file, 'utf8').replace('volume: 1', 'volume: 0.7'));
+  assert.ok(
+    await waitFor(async () => (await volume()) === 0.7, 5000),
+    'reloaded after the timeout',
+  );
+  writeFileSync(file, readFileSync(file, 'utf8').replace('volume: 0.7', 'volume: 0.2'));
+  daemon.child.kill('SIGHUP');
+  assert.ok(await waitFor(async () => (await volume()) === 0.2, 2000), 'reloaded on SIGHUP');
+  assert.match(daemon.output(), /reloaded .*config\.yaml \(edited by hand\)/);
+  assert.equal(await daemon.stop('SIGTERM'), 0);
+});

@@ -6,7 +6,7 @@ import { readSettings, SettingsError } from '../settings.js';
 const usage = `Usage: tributary serve
 
 Runs the daemon: the HTTPS API, the configuration store and (later) the audio engine, until
-SIGINT or SIGTERM.
+SIGINT or SIGTERM. SIGHUP re-reads config.yaml and equalizers.yaml at once.
 
 Environment:
   API_HOST                      Address to bind (default 0.0.0.0)
@@ -53,6 +53,11 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`tributary serve: cannot start: ${(err as Error).message}\n`);
     return 1;
   }
+  // SIGHUP (systemctl reload): re-read the files now instead of waiting for the reload timeout.
+  process.on('SIGHUP', () => {
+    server.fastify.log.info('SIGHUP: reloading the configuration files');
+    server.fastify.configStore.reload().catch(() => {});
+  });
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

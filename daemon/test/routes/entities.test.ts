@@ -272,3 +272,14 @@ describe('API details', () => {
     );
   });
 });
+
+test('a 64-character non-ASCII name works in every URL', async (t) => {
+  const app = await build(t);
+  const name = 'ü'.repeat(64);
+  assert.equal(
+    (await app.inject({ method: 'POST', url: '/sinks', payload: { name } })).statusCode,
+    201,
+  );
+  const res = await app.inject(`/sinks/${encodeURIComponent(name)}/volume/0.5`);
+  assert.equal(res.statusCode, 200, res.body);
+});
