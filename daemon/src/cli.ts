@@ -18,6 +18,11 @@ const commands: readonly CommandEntry[] = [
     load: () => import('./commands/serve.js'),
   },
   {
+    name: 'render',
+    summary: "Run a route's processing offline over a raw or WAV file",
+    load: () => import('./commands/render.js'),
+  },
+  {
     name: 'config check',
     summary: 'Validate config or equalizer files; print every problem',
     load: () => import('./commands/config-check.js'),

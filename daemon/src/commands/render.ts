@@ -1,0 +1,217 @@
+// `tributary render`: runs a route's exact processing chain offline over a raw or WAV file.
+import { open } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { Chain } from '@tributary/native';
+import { defaultEqualizers } from '../config/defaults.js';
+import { ConfigFileError, parseEqualizersText } from '../config/documents.js';
+import { EQ_BAND_KEYS } from '../schema/common.js';
+import { readSettings } from '../settings.js';
+import {
+  formatText,
+  parseRenderArgs,
+  type RenderArgs,
+  resolveFormats,
+  usage,
+} from './render-args.js';
+import { ProgressBar } from './render-progress.js';
+import { isWav, parseWav, RenderError, type WavInfo, wavHeader } from './render-wav.js';
+
+const READ_BYTES = 1 << 22;
+
+const BYTES: Record<string, number> = {
+  s16le: 2,
+  s16be: 2,
+  l16: 2,
+  s24le: 3,
+  s24be: 3,
+  l24: 3,
+  s32le: 4,
+};
+
+export async function run(argv: string[]): Promise<number> {
+  let args: RenderArgs;
+  try {
+    const parsed = parseRenderArgs(argv);
+    if (parsed === 'help') {
+      process.stdout.write(usage);
+      return 0;
+    }
+    args = parsed;
+  } catch (err) {
+    process.stderr.write(`tributary render: ${(err as Error).message}\n\n${usage}`);
+    return 2;
+  }
+  try {
+    await render(args);
+    return 0;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const usageError =
+      err instanceof RenderError || err instanceof ConfigFileError || e.code === 'InvalidArg';
+    process.stderr.write(`tributary render: ${e.message}\n`);
+    return usageError ? 2 : 1;
+  }
+}
+
+/** The 18 gains of a preset from equalizers.yaml (the daemon's file, or --equalizers). */
+async function presetGains(name: string, file: string | undefined): Promise<number[]> {
+  const path = file ?? readSettings().equalizerPath;
+  let text: string | null = null;
+  try {
+    const fh = await open(path, 'r');
+    try {
+      text = await fh.readFile('utf8');
+    } finally {
+      await fh.close();
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || file !== undefined) {
+      throw new RenderError(
+        `cannot read equalizer presets from ${path}: ${(err as Error).message}`,
+      );
+    }
+  }
+  // Like the daemon: no equalizers.yaml yet means the built-in presets.
+  const { equalizers } =
+    text === null ? defaultEqualizers() : parseEqualizersText(text, path).value;
+  const preset = equalizers.find((p) => p.name === name);
+  if (!preset) {
+    const names = equalizers.map((p) => `'${p.name}'`).join(', ');
+    throw new RenderError(
+      `no equalizer preset named '${name}' in ${path} (presets: ${names || 'none'})`,
+    );
+  }
+  return EQ_BAND_KEYS.map((k) => preset[k]);
+}
+
+async function render(args: RenderArgs): Promise<void> {
+  const input = await open(args.input, 'r').catch((err: Error) => {
+    throw new RenderError(`--in: cannot open ${args.input}: ${err.message}`);
+  });
+  try {
+    const size = (await input.stat()).size;
+    const head = Buffer.alloc(Math.min(size, 1 << 20));
+    await input.read(head, 0, head.length, 0);
+    const wav: WavInfo | null = isWav(head) ? parseWav(head, size, args.input) : null;
+    const outputIsWav = extname(args.output).toLowerCase() === '.wav';
+    const { input: inFmt, output: outFmt } = resolveFormats(args, wav, outputIsWav);
+    const eq =
+      args.eqPreset !== undefined ? await presetGains(args.eqPreset, args.equalizers) : args.eq;
+    const chain = new Chain({
+      input: formatText(inFmt),
+      output: formatText(outFmt),
+      volume: args.volume,
+      eq,
+      delayMs: args.delayMs,
+      normalize: args.normalize,
+      dither: args.dither,
+    });
+    const inFrameBytes = (BYTES[inFmt.sampleFormat] ?? 2) * inFmt.channels;
+    const outFrameBytes = (BYTES[outFmt.sampleFormat] ?? 2) * outFmt.channels;
+    const dataOffset = wav?.dataOffset ?? 0;
+    const dataBytes = wav?.dataBytes ?? size;
+    const inFrames = Math.floor(dataBytes / inFrameBytes);
+    const delayFrames = Math.round(((args.delayMs ?? 0) * outFmt.rate) / 1000);
+    // The output lines up with the input: the resampler's latency is dropped at the start and
+    // flushed with silence at the end; a delay lengthens the output by itself.
+    const wanted = Math.round((inFrames * outFmt.rate) / inFmt.rate) + delayFrames;
+    let skip = chain.latencyFrames * outFrameBytes;
+    let remaining = wanted * outFrameBytes;
+
+    const output = await open(args.output, 'w').catch((err: Error) => {
+      throw new RenderError(`--out: cannot create ${args.output}: ${err.message}`);
+    });
+    try {
+      const bits = (BYTES[outFmt.sampleFormat] ?? 2) * 8;
+      const mask = outFmt.layout?.startsWith('0x') ? Number.parseInt(outFmt.layout, 16) : null;
+      const layoutMask = mask ?? layoutMaskOf(chain.outputFormat);
+      let position = 0;
+      if (outputIsWav) {
+        const header = wavHeader(bits, outFmt.rate, outFmt.channels, layoutMask, remaining);
+        await output.write(header, 0, header.length, 0);
+        position = header.length;
+      }
+      const headerBytes = position;
+      const bar = new ProgressBar(process.stderr);
+      const showBar = !args.quiet && bar.active;
+      const started = process.hrtime.bigint();
+      const elapsed = () => Number(process.hrtime.bigint() - started) / 1e9;
+      const total = inFrames / inFmt.rate;
+      const readBuf = Buffer.alloc(READ_BYTES - (READ_BYTES % inFrameBytes));
+      const outBuf = Buffer.alloc(chain.maxOutputBytes(readBuf.length));
+      const emit = async (n: number) => {
+        let start = 0;
+        if (skip > 0) {
+          start = Math.min(skip, n);
+          skip -= start;
+        }
+        const len = Math.min(n - start, remaining);
+        if (len <= 0) return;
+        await output.write(outBuf, start, len, position);
+        position += len;
+        remaining -= len;
+      };
+      let offset = 0;
+      while (offset < dataBytes) {
+        const want = Math.min(readBuf.length, dataBytes - offset);
+        const { bytesRead } = await input.read(readBuf, 0, want, dataOffset + offset);
+        if (bytesRead === 0) break;
+        offset += bytesRead;
+        await emit(chain.processInto(readBuf.subarray(0, bytesRead), outBuf));
+        if (showBar)
+          bar.update({ done: offset / inFrameBytes / inFmt.rate, total, elapsed: elapsed() });
+      }
+      // Flush the filter and the delay line with silence until the output is complete.
+      readBuf.fill(0);
+      for (let guard = 0; remaining > 0 && guard < 10_000; guard++) {
+        const frames = Math.ceil((remaining / outFrameBytes) * (inFmt.rate / outFmt.rate)) + 64;
+        const bytes = Math.min(readBuf.length, frames * inFrameBytes);
+        await emit(chain.processInto(readBuf.subarray(0, bytes), outBuf));
+      }
+      if (showBar) {
+        bar.update({ done: total, total, elapsed: elapsed() }, true);
+        bar.finish();
+      }
+      if (outputIsWav && position - headerBytes !== wanted * outFrameBytes) {
+        const header = wavHeader(
+          bits,
+          outFmt.rate,
+          outFmt.channels,
+          layoutMask,
+          position - headerBytes,
+        );
+        await output.write(header, 0, header.length, 0);
+      }
+      await output.truncate(position);
+      if (!args.quiet) {
+        const secs = elapsed();
+        process.stderr.write(
+          `rendered ${total.toFixed(2)} s of ${chain.inputFormat} to ${chain.outputFormat} in ${secs.toFixed(2)} s (${Math.round(total / Math.max(secs, 1e-6))}x realtime): ${args.output}\n`,
+        );
+      }
+    } finally {
+      await output.close();
+    }
+  } finally {
+    await input.close();
+  }
+}
+
+/** The WAV channel mask of a normalised format such as `s16le:48000:6:5.1`. */
+function layoutMaskOf(format: string): number | null {
+  const layout = format.split(':')[3];
+  const masks: Record<string, number> = {
+    mono: 0x4,
+    stereo: 0x3,
+    quad: 0x33,
+    surround: 0x107,
+    '3.1': 0xf,
+    '4.0': 0x107,
+    '5.1': 0x3f,
+    '5.1(side)': 0x60f,
+    '7.1': 0x63f,
+  };
+  if (layout === undefined) return null;
+  if (layout.startsWith('0x')) return Number.parseInt(layout, 16);
+  return masks[layout] ?? null;
+}
