@@ -150,74 +150,142 @@ impl SinkSpec {
     }
 }
 
-impl DesiredState {
-    /// Checks every value against the engine's bounds; the error names the first bad field.
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        let mut ids = std::collections::HashSet::new();
-        for (i, s) in self.sinks.iter().enumerate() {
-            let at = |field: &str| format!("sinks[{i}].{field}");
-            if !ids.insert(&s.id) {
-                return Err(ConfigError(format!(
-                    "{}: duplicate sink id '{}'",
-                    at("id"),
-                    s.id
-                )));
+impl SinkSpec {
+    /// Checks this sink (number `i` in the state) against the engine's bounds; the error names
+    /// the first bad field.
+    pub fn validate(&self, i: usize) -> Result<(), ConfigError> {
+        let at = |field: &str| format!("sinks[{i}].{field}");
+        let err = |field: &str, msg: String| Err(ConfigError(format!("{}: {msg}", at(field))));
+        if !(8_000..=384_000).contains(&self.sample_rate) {
+            return err(
+                "sample_rate",
+                format!("{} Hz is outside 8000-384000", self.sample_rate),
+            );
+        }
+        if !(1..=8).contains(&self.channels) || usize::from(self.channels) != self.layout.channels()
+        {
+            return err(
+                "channels",
+                format!(
+                    "{} channels do not match channel_layout {} ({} channels)",
+                    self.channels,
+                    self.layout,
+                    self.layout.channels()
+                ),
+            );
+        }
+        self.sample_format()
+            .map_err(|e| ConfigError(format!("{}: {}", at("bit_depth"), e.0)))?;
+        let mut sources = std::collections::HashSet::new();
+        for (j, p) in self.paths.iter().enumerate() {
+            let field = |f: &str| format!("paths[{j}].{f}");
+            if !sources.insert(&p.source_id) {
+                return err(
+                    &field("source_config_id"),
+                    format!("source '{}' appears twice", p.source_id),
+                );
             }
-            if !(8_000..=384_000).contains(&s.sample_rate) {
-                return Err(ConfigError(format!(
-                    "{}: {} Hz is outside 8000-384000",
-                    at("sample_rate"),
-                    s.sample_rate
-                )));
+            if !(0.0..=1.0).contains(&p.volume) {
+                return err(&field("volume"), format!("{} is outside 0.0-1.0", p.volume));
             }
-            if !(1..=8).contains(&s.channels) || usize::from(s.channels) != s.layout.channels() {
-                return Err(ConfigError(format!(
-                    "{}: {} channels do not match layout {} ({} channels)",
-                    at("channels"),
-                    s.channels,
-                    s.layout,
-                    s.layout.channels()
-                )));
+            if let Some(b) = p.eq.iter().position(|g| !(0.0..=2.0).contains(g)) {
+                return err(
+                    &field("eq"),
+                    format!("band {} gain {} is outside 0.0-2.0", b + 1, p.eq[b]),
+                );
             }
-            s.sample_format()?;
-            let mut sources = std::collections::HashSet::new();
-            for (j, p) in s.paths.iter().enumerate() {
-                let at = |field: &str| format!("sinks[{i}].paths[{j}].{field}");
-                if !sources.insert(&p.source_id) {
-                    return Err(ConfigError(format!(
-                        "{}: source '{}' appears twice",
-                        at("source_id"),
-                        p.source_id
-                    )));
-                }
-                if !(0.0..=1.0).contains(&p.volume) {
-                    return Err(ConfigError(format!(
-                        "{}: {} is outside 0.0-1.0",
-                        at("volume"),
-                        p.volume
-                    )));
-                }
-                if let Some(b) = p.eq.iter().position(|g| !(0.0..=2.0).contains(g)) {
-                    return Err(ConfigError(format!(
-                        "{}: band {} gain {} is outside 0.0-2.0",
-                        at("eq"),
-                        b + 1,
-                        p.eq[b]
-                    )));
-                }
-                if !(0.0..=TIMESHIFT_DURATION_S * 1000.0).contains(&p.delay_ms) {
-                    return Err(ConfigError(format!(
-                        "{}: {} ms is outside 0-300000",
-                        at("delay_ms"),
-                        p.delay_ms
-                    )));
-                }
-                if p.ip.is_none() && p.tag.is_none() && p.rtp.is_none() {
-                    // Nothing can match it; it stays silent (not an error: the dashboard may
-                    // fill the address in later).
-                }
+            if !(0.0..=TIMESHIFT_DURATION_S * 1000.0).contains(&p.delay_ms) {
+                return err(
+                    &field("delay_ms"),
+                    format!("{} ms is outside 0-300000", p.delay_ms),
+                );
             }
         }
         Ok(())
+    }
+}
+
+impl DesiredState {
+    /// Splits the state into what can be played and one error per sink that cannot (bad
+    /// values, or an id already used by an earlier sink). One bad sink never stops the others.
+    pub fn playable(mut self) -> (DesiredState, Vec<ConfigError>) {
+        let mut problems = Vec::new();
+        let mut ids = std::collections::HashSet::new();
+        let mut i = 0;
+        self.sinks.retain(|s| {
+            let result = if ids.insert(s.id.clone()) {
+                s.validate(i)
+            } else {
+                Err(ConfigError(format!(
+                    "sinks[{i}].config_id: duplicate sink id '{}'",
+                    s.id
+                )))
+            };
+            i += 1;
+            match result {
+                Ok(()) => true,
+                Err(e) => {
+                    problems.push(e);
+                    false
+                }
+            }
+        });
+        (self, problems)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sink(
+        id: &str,
+        channels: u8,
+        layout: ChannelLayout,
+        protocol: SinkProtocol,
+        bits: u8,
+    ) -> SinkSpec {
+        SinkSpec {
+            id: id.into(),
+            name: id.into(),
+            ip: None,
+            port: 4010,
+            protocol,
+            sample_rate: 48_000,
+            bit_depth: bits,
+            channels,
+            layout,
+            normalize: false,
+            paths: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn bad_sinks_are_skipped_with_a_named_field_and_the_rest_plays() {
+        let state = DesiredState {
+            sinks: vec![
+                sink("ok", 2, ChannelLayout::STEREO, SinkProtocol::Scream, 16),
+                sink(
+                    "layout",
+                    2,
+                    ChannelLayout::LAYOUT_5_1,
+                    SinkProtocol::Scream,
+                    16,
+                ),
+                sink("rtp32", 2, ChannelLayout::STEREO, SinkProtocol::Rtp, 32),
+                sink("ok", 2, ChannelLayout::STEREO, SinkProtocol::Tcp, 24),
+            ],
+        };
+        let (playable, problems) = state.playable();
+        assert_eq!(playable.sinks.len(), 1);
+        assert_eq!(playable.sinks[0].id, "ok");
+        let text: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        assert!(
+            text[0].starts_with("sinks[1].channels: 2 channels do not match channel_layout 5.1"),
+            "{}",
+            text[0]
+        );
+        assert!(text[1].starts_with("sinks[2].bit_depth:"), "{}", text[1]);
+        assert!(text[2].contains("duplicate sink id 'ok'"), "{}", text[2]);
     }
 }

@@ -220,8 +220,12 @@ impl Engine {
     /// Makes the running graph match `state`. Unchanged sinks and paths keep playing; changed
     /// volume, EQ and delay ramp; sinks whose format or destination changed are rebuilt on the
     /// same tick phase.
-    pub fn apply(&mut self, state: DesiredState) -> Result<(), ConfigError> {
-        state.validate()?;
+    ///
+    /// Sinks the engine cannot play (a field out of bounds, `channels` not matching the layout,
+    /// 32-bit RTP) are left out and returned, one error naming the field per sink; everything
+    /// else plays. `Err` only when the engine has stopped.
+    pub fn apply(&mut self, state: DesiredState) -> Result<Vec<ConfigError>, ConfigError> {
+        let (state, problems) = state.playable();
         self.open_rtp_ports(&state);
         let start = Instant::now() + Duration::from_millis(5);
         // Sources: every distinct source id in the paths, with its longest delay.
@@ -290,38 +294,22 @@ impl Engine {
         // Sinks.
         let mut sinks = Vec::new();
         let mut sink_counters = Vec::new();
+        let mut problems = problems;
+        let mut failed = HashSet::new();
         for (k, sink) in state.sinks.iter().enumerate() {
-            let old = self.applied.sinks.iter().find(|s| s.id == sink.id);
-            let reusable = old.is_some_and(|o| same_output(o, sink));
-            if reusable {
-                let mut paths = Vec::new();
-                for p in &sink.paths {
-                    let old_path =
-                        old.and_then(|o| o.paths.iter().find(|q| q.source_id == p.source_id));
-                    if old_path.is_some() && !rebuilt.contains(&p.source_id) {
-                        paths.push(PathPlan::Keep(p.clone()));
-                    } else {
-                        paths.push(PathPlan::New(Box::new(build_path(p, sink)?)));
-                    }
+            match self.plan_sink(k, sink, start, &rebuilt) {
+                Ok((plan, counters)) => {
+                    sink_counters.push((sink.id.clone(), sink.name.clone(), counters));
+                    sinks.push(plan);
                 }
-                let counters = self.sink_counter(&sink.id).unwrap_or_default();
-                sink_counters.push((sink.id.clone(), sink.name.clone(), counters));
-                sinks.push(SinkPlan::Keep {
-                    id: sink.id.clone(),
-                    paths,
-                });
-            } else {
-                let mut rt = SinkRt::new(sink, start, k as u64 ^ hash(&sink.id))?;
-                if let Some(c) = self.sink_counter(&sink.id) {
-                    rt.counters = c;
+                Err(e) => {
+                    problems.push(e);
+                    failed.insert(sink.id.clone());
                 }
-                for p in &sink.paths {
-                    rt.paths.push(build_path(p, sink)?);
-                }
-                sink_counters.push((sink.id.clone(), sink.name.clone(), rt.counters.clone()));
-                sinks.push(SinkPlan::New(Box::new(rt)));
             }
         }
+        let mut state = state;
+        state.sinks.retain(|s| !failed.contains(&s.id));
         let plan = Plan {
             sources: order,
             new_sources,
@@ -334,7 +322,47 @@ impl Engine {
         self.sink_counters = sink_counters;
         self.source_capacity = capacity;
         self.applied = state;
-        Ok(())
+        Ok(problems)
+    }
+
+    /// Keeps a sink whose output is unchanged (updating its paths) or builds it anew.
+    fn plan_sink(
+        &self,
+        k: usize,
+        sink: &SinkSpec,
+        start: Instant,
+        rebuilt: &HashSet<String>,
+    ) -> Result<(SinkPlan, Arc<SinkCounters>), ConfigError> {
+        let old = self.applied.sinks.iter().find(|s| s.id == sink.id);
+        if let Some(old) = old.filter(|o| same_output(o, sink)) {
+            let mut paths = Vec::new();
+            for p in &sink.paths {
+                let kept = old.paths.iter().any(|q| q.source_id == p.source_id);
+                if kept && !rebuilt.contains(&p.source_id) {
+                    paths.push(PathPlan::Keep(p.clone()));
+                } else {
+                    paths.push(PathPlan::New(Box::new(build_path(p, sink)?)));
+                }
+            }
+            let counters = self.sink_counter(&sink.id).unwrap_or_default();
+            return Ok((
+                SinkPlan::Keep {
+                    id: sink.id.clone(),
+                    paths,
+                },
+                counters,
+            ));
+        }
+        let mut rt = SinkRt::new(sink, start, k as u64 ^ hash(&sink.id))
+            .map_err(|e| ConfigError(format!("sinks[{k}]: {}", e.0)))?;
+        if let Some(c) = self.sink_counter(&sink.id) {
+            rt.counters = c;
+        }
+        for p in &sink.paths {
+            rt.paths.push(build_path(p, sink)?);
+        }
+        let counters = rt.counters.clone();
+        Ok((SinkPlan::New(Box::new(rt)), counters))
     }
 
     fn sink_counter(&self, id: &str) -> Option<Arc<SinkCounters>> {
