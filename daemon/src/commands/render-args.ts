@@ -1,6 +1,6 @@
 // Command-line parsing for `tributary render`: flags, the EQ notation and the formats.
 import { parseArgs } from 'node:util';
-import { EQ_BAND_COUNT, EQ_BAND_KEYS } from '../schema/common.js';
+import { EQ_BAND_COUNT, EQ_BAND_KEYS, LAYOUT_CHANNELS } from '../schema/common.js';
 import { RenderError, type WavInfo } from './render-wav.js';
 
 export const usage = `Usage: tributary render --in FILE [--in-format FMT] --out FILE [--out-format FMT]
@@ -122,18 +122,6 @@ export function parseEq(text: string): number[] {
   return gains;
 }
 
-const LAYOUT_CHANNELS: Record<string, number> = {
-  mono: 1,
-  stereo: 2,
-  quad: 4,
-  surround: 4,
-  '3.1': 4,
-  '4.0': 4,
-  '5.1': 6,
-  '5.1(side)': 6,
-  '7.1': 8,
-};
-
 /** Channels of a layout name or 0x mask (null if unknown: the DSP core then reports it). */
 export function layoutChannels(layout: string): number | null {
   const l = layout.trim().toLowerCase();
@@ -144,7 +132,7 @@ export function layoutChannels(layout: string): number | null {
     for (let m = mask; m > 0; m >>>= 1) n += m & 1;
     return n;
   }
-  return LAYOUT_CHANNELS[l] ?? null;
+  return LAYOUT_CHANNELS[l as keyof typeof LAYOUT_CHANNELS] ?? null;
 }
 
 export interface Format {

@@ -14,7 +14,14 @@ import {
   usage,
 } from './render-args.js';
 import { ProgressBar } from './render-progress.js';
-import { isWav, parseWav, RenderError, type WavInfo, wavHeader } from './render-wav.js';
+import {
+  isWav,
+  LAYOUT_MASKS,
+  parseWav,
+  RenderError,
+  type WavInfo,
+  wavHeader,
+} from './render-wav.js';
 
 const READ_BYTES = 1 << 22;
 
@@ -200,18 +207,7 @@ async function render(args: RenderArgs): Promise<void> {
 /** The WAV channel mask of a normalised format such as `s16le:48000:6:5.1`. */
 function layoutMaskOf(format: string): number | null {
   const layout = format.split(':')[3];
-  const masks: Record<string, number> = {
-    mono: 0x4,
-    stereo: 0x3,
-    quad: 0x33,
-    surround: 0x107,
-    '3.1': 0xf,
-    '4.0': 0x107,
-    '5.1': 0x3f,
-    '5.1(side)': 0x60f,
-    '7.1': 0x63f,
-  };
   if (layout === undefined) return null;
   if (layout.startsWith('0x')) return Number.parseInt(layout, 16);
-  return masks[layout] ?? null;
+  return LAYOUT_MASKS[layout] ?? null;
 }
