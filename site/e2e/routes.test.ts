@@ -114,6 +114,23 @@ describe('every route renders', () => {
     await page.context().close();
   });
 
+  test('the API reference is generated from daemon/openapi.json and opens linked entries', async () => {
+    const { page, errors } = await openPage(site.browser);
+    await page.goto(site.url('/docs/api/#op-setVolumeOfSink'));
+    const operation = page.locator('#op-setVolumeOfSink');
+    await page.waitForFunction(
+      () =>
+        (document.getElementById('op-setVolumeOfSink') as HTMLDetailsElement | null)?.open === true,
+    );
+    assert.match((await operation.textContent()) ?? '', /\/sinks\/\{name\}\/volume\/\{volume\}/);
+    await operation.getByRole('link', { name: 'Error' }).first().click();
+    await page.waitForFunction(
+      () => (document.getElementById('schema-Error') as HTMLDetailsElement | null)?.open === true,
+    );
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
   test('a random path gets the 404 page with a button home', async () => {
     const { page } = await openPage(site.browser);
     const response = await page.goto(site.url(`/no-such-${Date.now().toString(36)}/page`));

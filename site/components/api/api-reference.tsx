@@ -8,6 +8,7 @@ import {
   schemaDocs,
 } from '@/lib/openapi';
 import { FieldTable, TypeText } from './field-table';
+import { OpenLinkedDetails } from './open-linked-details';
 
 /**
  * The API reference, generated at build time from daemon/openapi.json: one section per tag with
@@ -30,6 +31,7 @@ export function ApiReference({ document }: { document?: OpenApiDocument | null }
   const schemaNames = new Set(Object.keys(doc.components?.schemas ?? {}));
   return (
     <div className="api-reference">
+      <OpenLinkedDetails />
       <p className="api-source">
         Generated from <code>daemon/openapi.json</code>: {doc.info.title} {doc.info.version},
         OpenAPI {doc.openapi}.
