@@ -64,9 +64,9 @@ export function parseConfigText(text: string, file: string): Parsed<ConfigPart> 
     return entity;
   };
   const value: ConfigPart = {
-    sinks: raw.sinks.map((s) => withId(s, complete<'sink'>(s))),
-    sources: raw.sources.map((s) => withId(s, complete<'source'>(s))),
-    routes: raw.routes.map((r) => withId(r, complete<'route'>(r))),
+    sinks: raw.sinks.map((s) => withId(s, complete('sink', s))),
+    sources: raw.sources.map((s) => withId(s, complete('source', s))),
+    routes: raw.routes.map((r) => withId(r, complete('route', r))),
   };
   const semantic = validateConfig({ ...value, equalizers: [] });
   if (semantic.length > 0) throw new ConfigFileError(file, semantic);

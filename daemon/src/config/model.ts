@@ -10,7 +10,13 @@ import {
   invalidRequest,
   NotFoundError,
 } from '../errors.js';
-import { EQ_BAND_KEYS, type Equalizer, FLAT_EQUALIZER } from '../schema/common.js';
+import {
+  DEFAULT_LAYOUT,
+  EQ_BAND_KEYS,
+  type Equalizer,
+  FLAT_EQUALIZER,
+  LAYOUT_CHANNELS,
+} from '../schema/common.js';
 import type { EqualizerPreset } from '../schema/equalizer-preset.js';
 import type { Config } from '../schema/files.js';
 import type { Problem } from '../schema/problem.js';
@@ -55,8 +61,30 @@ export function find<K extends Kind>(config: Config, kind: K, name: string): Ent
 }
 
 /** A validated input (defaults filled in) made into a complete entity with a config_id. */
-export function complete<K extends Kind>(input: InputOf[K]): EntityOf[K] {
-  return { ...input, config_id: input.config_id ?? randomUUID() } as EntityOf[K];
+export function complete<K extends Kind>(kind: K, input: InputOf[K]): EntityOf[K] {
+  const entity = { ...input, config_id: input.config_id ?? randomUUID() } as EntityOf[K];
+  if (kind === 'sink') syncFormat(entity as Sink, input as Partial<Sink>);
+  return entity;
+}
+
+/**
+ * channels and channel_layout follow each other when only one was given (`given`): a layout
+ * sets its channel count; a count sets its usual layout when the current one does not fit.
+ * Neither given: 2 channels, stereo. Both given and disagreeing: validation reports it.
+ */
+function syncFormat(sink: Sink, given: Partial<Sink>): void {
+  const layout = given.channel_layout;
+  const channels = given.channels;
+  if (layout !== undefined && channels === undefined) sink.channels = LAYOUT_CHANNELS[layout];
+  if (channels !== undefined && layout === undefined) {
+    const current = sink.channel_layout as Sink['channel_layout'] | undefined;
+    if (current === undefined || LAYOUT_CHANNELS[current] !== channels) {
+      const fitting = DEFAULT_LAYOUT[channels];
+      if (fitting) sink.channel_layout = fitting;
+    }
+  }
+  sink.channels ??= 2;
+  sink.channel_layout ??= 'stereo';
 }
 
 function allIds(config: Config): Map<string, string> {
@@ -74,7 +102,7 @@ export function addEntity<K extends Kind>(config: Config, kind: K, input: InputO
     const holder = allIds(config).get(input.config_id);
     if (holder) throw new DuplicateIdError(input.config_id, holder);
   }
-  const entity = complete<K>(input);
+  const entity = complete(kind, input);
   list.push(entity);
   ensureValid(config, kind, entity);
   return entity;
@@ -125,6 +153,7 @@ export function updateEntity<K extends Kind>(
     if (value !== undefined) (entity as Record<string, unknown>)[key] = value;
   }
   if (equalizer) entity.equalizer = mergeBands(entity.equalizer, equalizer);
+  if (kind === 'sink') syncFormat(entity as Sink, fields as Partial<Sink>);
   ensureValid(config, kind, entity);
   return entity;
 }
@@ -233,6 +262,7 @@ export function validateConfig(config: Config): Problem[] {
     });
     if (kind !== 'route') checkGroups(config, kind, problems);
   }
+  checkSinkFormats(config, problems);
   const sinkNames = new Set(config.sinks.map((s) => s.name));
   const sourceNames = new Set(config.sources.map((s) => s.name));
   config.routes.forEach((r, i) => {
@@ -272,6 +302,34 @@ export function validateConfig(config: Config): Problem[] {
     } else presetNames.set(p.name, i);
   });
   return problems;
+}
+
+/** What the engine can play: channels matching the layout, RTP at 16 or 24 bits. */
+function checkSinkFormats(config: Config, problems: Problem[]): void {
+  config.sinks.forEach((s, i) => {
+    if (s.is_group) return;
+    const expected = LAYOUT_CHANNELS[s.channel_layout];
+    if (s.channels !== expected) {
+      problems.push(
+        makeProblem(
+          `sinks[${i}].channels`,
+          'layout',
+          `must be ${expected} for channel_layout ${s.channel_layout}`,
+          s.channels,
+        ),
+      );
+    }
+    if (s.protocol === 'rtp' && s.bit_depth !== 16 && s.bit_depth !== 24) {
+      problems.push(
+        makeProblem(
+          `sinks[${i}].bit_depth`,
+          'protocol',
+          'must be 16 or 24 when protocol is rtp',
+          s.bit_depth,
+        ),
+      );
+    }
+  });
 }
 
 function checkGroups(config: Config, kind: 'sink' | 'source', problems: Problem[]): void {

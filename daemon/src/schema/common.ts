@@ -61,6 +61,28 @@ export const CHANNEL_LAYOUTS = [
   '7.1',
 ] as const;
 
+/** How many channels each layout has (the engine's layouts: `surround` is FL FR FC BC). */
+export const LAYOUT_CHANNELS: Readonly<Record<(typeof CHANNEL_LAYOUTS)[number], number>> = {
+  mono: 1,
+  stereo: 2,
+  quad: 4,
+  surround: 4,
+  '3.1': 4,
+  '4.0': 4,
+  '5.1': 6,
+  '5.1(side)': 6,
+  '7.1': 8,
+};
+
+/** The layout a channel count gets when only the count is given. */
+export const DEFAULT_LAYOUT: Readonly<Partial<Record<number, (typeof CHANNEL_LAYOUTS)[number]>>> = {
+  1: 'mono',
+  2: 'stereo',
+  4: 'quad',
+  6: '5.1',
+  8: '7.1',
+};
+
 /**
  * A value that may also be null, as a JSON Schema type array (`["string", "null"]`): a
  * validation error stays one line instead of an anyOf cascade, and defaults inside an object

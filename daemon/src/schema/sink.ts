@@ -50,7 +50,7 @@ const fields = {
   group_members: GroupMembers,
   volume: Volume,
   bit_depth: IntegerEnum(BIT_DEPTHS, {
-    description: 'Bits per sample sent to the sink: 16, 24 or 32.',
+    description: 'Bits per sample sent to the sink: 16, 24 or 32 (RTP: 16 or 24, as L16/L24).',
     examples: [16],
   }),
   sample_rate: IntegerEnum(SAMPLE_RATES, {
@@ -60,11 +60,16 @@ const fields = {
   channels: Type.Integer({
     minimum: 1,
     maximum: 8,
-    description: 'Number of channels sent to the sink (1 to 8).',
+    description:
+      'Number of channels sent to the sink (1 to 8); must match channel_layout (mono 1, stereo ' +
+      '2, quad/surround/3.1/4.0 4, 5.1/5.1(side) 6, 7.1 8). Given alone, the layout follows ' +
+      '(1 mono, 2 stereo, 4 quad, 6 5.1, 8 7.1); left out, it follows the layout (default 2).',
     examples: [2],
   }),
   channel_layout: StringEnum(CHANNEL_LAYOUTS, {
-    description: 'Speaker positions of the channels, as ffmpeg names them.',
+    description:
+      'Speaker positions of the channels, as ffmpeg names them (surround = FL FR FC BC). ' +
+      'Given alone, channels follows it; left out, it follows channels (default stereo).',
     examples: ['stereo'],
   }),
   delay: Delay,
@@ -112,6 +117,9 @@ const example = {
 };
 
 const { name, ...rest } = fields;
+// channels and channel_layout follow each other when only one is given, so a new sink gets
+// neither as a schema default; `completeSinkFormat` (config/model.ts) fills them in.
+const { channels: _c, channel_layout: _l, ...inputDefaults } = SINK_DEFAULTS;
 
 /** A sink as stored and as returned by the API: every field present. */
 export const Sink = Type.Object(
@@ -138,7 +146,7 @@ export const SinkInput = Type.Object(
   {
     config_id: Type.Optional(ConfigId),
     name,
-    ...optionalWithDefaults(rest, SINK_DEFAULTS),
+    ...optionalWithDefaults(rest, inputDefaults),
     equalizer: Type.Optional(EqualizerInput),
   },
   {

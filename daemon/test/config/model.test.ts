@@ -183,3 +183,47 @@ describe('config model', () => {
     );
   });
 });
+
+describe('sink formats the engine can play', () => {
+  const fresh = () => {
+    const c = emptyConfig();
+    addEntity(c, 'sink', sink({ name: 'K' }));
+    return c;
+  };
+  test('channels and channel_layout follow each other when only one is given', () => {
+    const c = emptyConfig();
+    assert.equal(addEntity(c, 'sink', sink({ name: 'A' })).channel_layout, 'stereo');
+    assert.equal(addEntity(c, 'sink', sink({ name: 'B', channel_layout: '5.1' })).channels, 6);
+    assert.equal(addEntity(c, 'sink', sink({ name: 'C', channels: 8 })).channel_layout, '7.1');
+    assert.equal(addEntity(c, 'sink', sink({ name: 'D', channels: 1 })).channel_layout, 'mono');
+    updateEntity(c, 'sink', 'A', { channel_layout: 'quad' });
+    assert.equal(c.sinks[0]!.channels, 4);
+    updateEntity(c, 'sink', 'A', { channels: 4 });
+    assert.equal(c.sinks[0]!.channel_layout, 'quad', 'a fitting layout is kept');
+    updateEntity(c, 'sink', 'A', { channels: 6 });
+    assert.equal(c.sinks[0]!.channel_layout, '5.1');
+  });
+
+  test('channels that disagree with the layout, or 32-bit RTP, are refused naming the field', () => {
+    const c = fresh();
+    assert.throws(
+      () => updateEntity(c, 'sink', 'K', { channels: 2, channel_layout: '7.1' }),
+      (err: Error & { details?: { message: string }[] }) =>
+        err.details?.[0]?.message === 'channels must be 8 for channel_layout 7.1 (got 2)',
+    );
+    // (A refused change may leave its draft half-applied; the store throws the draft away.)
+    assert.throws(
+      () => updateEntity(fresh(), 'sink', 'K', { channels: 5 }),
+      (err: Error & { details?: { message: string }[] }) =>
+        err.details?.[0]?.message === 'channels must be 2 for channel_layout stereo (got 5)',
+    );
+    assert.throws(
+      () => updateEntity(fresh(), 'sink', 'K', { protocol: 'rtp', bit_depth: 32 }),
+      (err: Error & { details?: { message: string }[] }) =>
+        err.details?.[0]?.message === 'bit_depth must be 16 or 24 when protocol is rtp (got 32)',
+    );
+    const ok = fresh();
+    updateEntity(ok, 'sink', 'K', { protocol: 'rtp', bit_depth: 24 });
+    assert.deepEqual(validateConfig(ok), []);
+  });
+});

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { TSchema } from '@sinclair/typebox';
+import { complete } from '../../src/config/model.js';
 import { EQ_BAND_KEYS } from '../../src/schema/common.js';
 import { EqualizerPresetInput } from '../../src/schema/equalizer-preset.js';
 import { ConfigFile } from '../../src/schema/files.js';
@@ -168,8 +169,10 @@ describe('defaults and messages', () => {
     assert.equal(sink.enabled, true);
     assert.equal(sink.is_group, false);
     assert.deepEqual(sink.group_members, []);
-    assert.equal(sink.channels, 2);
-    assert.equal(sink.channel_layout, 'stereo');
+    // channels and channel_layout follow each other, so completing the entry fills them in.
+    const completed = complete('sink', sink as never);
+    assert.equal(completed.channels, 2);
+    assert.equal(completed.channel_layout, 'stereo');
     assert.equal(sink.sample_rate, 48000);
     assert.equal(sink.bit_depth, 16);
     assert.equal(sink.ip, null);
