@@ -15,7 +15,12 @@ import {
   type ReleaseProxy,
   routeReleaseProxy,
 } from './flasher-support/release-proxy';
-import { boardSummary, installSimulator, readBoardFlash } from './flasher-support/simulator';
+import {
+  boardSummary,
+  installSimulator,
+  readBoardFlash,
+  unplugBoard,
+} from './flasher-support/simulator';
 import { chromiumArgs, chromiumPath, openPage } from './harness/browser';
 import { type RunningSite, startSite } from './harness/site';
 
@@ -197,6 +202,21 @@ describe('flasher page', () => {
   test('unplugging the board mid-write says the connection was lost', async () => {
     const { page } = await flasherPage({ device: { unplugAfterFlashBytes: 60_000 } });
     assert.match(await installExpectingFailure(page), /Lost the connection to the board/);
+    assert.equal((await boardSummary(page)).portOpen, false);
+    await page.context().close();
+  });
+
+  test('unplugging the board while the dialog waits is reported, and Install goes away', async () => {
+    const { page } = await flasherPage({});
+    await (await downloadLatest(page)).getByRole('button', { name: 'Connect' }).click();
+    const dialog = installDialog(page);
+    await dialog.getByRole('button', { name: 'Install' }).waitFor();
+    await unplugBoard(page);
+    await dialog
+      .getByText('The board was unplugged. Plug it back in, then press Connect again.')
+      .waitFor();
+    assert.equal(await dialog.getByRole('button', { name: 'Install' }).count(), 0);
+    await dialog.getByRole('button', { name: 'Close' }).click();
     assert.equal((await boardSummary(page)).portOpen, false);
     await page.context().close();
   });

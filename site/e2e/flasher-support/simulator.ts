@@ -57,3 +57,8 @@ export async function readBoardFlash(
   );
   return new Uint8Array(Buffer.from(base64, 'base64'));
 }
+
+/** Pulls the simulated board's USB cable. */
+export async function unplugBoard(page: Page): Promise<void> {
+  await page.evaluate(() => TributarySimulator.current!.device.unplug());
+}

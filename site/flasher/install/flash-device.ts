@@ -5,6 +5,7 @@
 
 import type { ESPLoader, Transport } from 'esptool-js';
 import { md5Hex } from '../md5';
+import { closePort } from './close-port';
 import { describeFlashFailure, FlashError } from './flash-errors';
 import { FLASH_SIZE_BYTES, setFlashParams } from './image-header';
 import type { FlashFreq, FlashImage, FlashMode, FlashSize } from './manifest';
@@ -65,23 +66,14 @@ export interface FlashResult {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function isOpen(port: SerialPort): boolean {
-  return port.readable !== null || port.writable !== null;
-}
-
-/** Closes the port if it is open, releasing stream locks left by a failed run first. */
+/** Closes the port, releasing stream locks left by a failed run first. */
 export async function releasePort(port: SerialPort, transport?: Transport): Promise<void> {
   try {
     if (transport) await transport.disconnect();
   } catch {
     // fall through to a plain close
   }
-  if (!isOpen(port)) return;
-  try {
-    await port.close();
-  } catch {
-    // already closed, or lost with the device
-  }
+  await closePort(port);
 }
 
 export async function flashDevice(options: FlashDeviceOptions): Promise<FlashResult> {

@@ -4,6 +4,7 @@
 // "unsupported" and "not-allowed" replace those texts). Disabled while it has `active`.
 // Define it with defineInstallButton() in the browser; nothing runs at import time.
 
+import { closePort } from './close-port';
 import type { InstallOverrides } from './manifest';
 
 export const INSTALL_BUTTON_TAG = 'tributary-install-button';
@@ -41,15 +42,6 @@ button:focus-visible { outline: 3px solid var(--accent, #0b6e6e); outline-offset
 :host([active]) button, button:disabled { opacity: 0.5; cursor: not-allowed; filter: grayscale(1); }
 .message { color: var(--text-muted, #47535e); }
 `;
-
-export async function closePortQuietly(port: SerialPort): Promise<void> {
-  if (port.readable === null && port.writable === null) return;
-  try {
-    await port.close();
-  } catch {
-    // already closed, or the device is gone
-  }
-}
 
 /** Creates the element class; kept in a function so importing this module needs no DOM. */
 export function createInstallButtonClass(host: () => InstallHost) {
@@ -149,7 +141,7 @@ export function createInstallButtonClass(host: () => InstallHost) {
       try {
         await env.openInstallDialog(port, this.manifest, this.overrides);
       } finally {
-        await closePortQuietly(port);
+        await closePort(port);
         this.active = false;
         this.button?.focus();
       }

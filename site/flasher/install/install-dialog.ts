@@ -191,6 +191,7 @@ export async function openInstallDialog(options: InstallDialogOptions): Promise<
   };
 
   const run = async (erase: boolean) => {
+    flashing = true;
     lock(true);
     log.length = 0;
     const steps: FlashStep[] = erase
@@ -271,6 +272,7 @@ export async function openInstallDialog(options: InstallDialogOptions): Promise<
         onLog: (line) => log.push(line),
       });
     } catch (error) {
+      flashing = false;
       lock(false);
       const failure = describeFlashFailure(error);
       const again = h(
@@ -288,6 +290,7 @@ export async function openInstallDialog(options: InstallDialogOptions): Promise<
       );
       return;
     }
+    flashing = false;
     lock(false);
     const seconds = (result.writeMs / 1000).toFixed(1);
     show(
@@ -314,6 +317,23 @@ export async function openInstallDialog(options: InstallDialogOptions): Promise<
       h('div', { class: 'actions' }, closeButton('Close', true)),
     );
   };
+
+  // Unplugged while the dialog waits (during a write flashDevice() reports it itself).
+  let flashing = false;
+  const unplugged = () => {
+    if (flashing) return;
+    show(
+      title('The board was disconnected'),
+      h(
+        'p',
+        { class: 'error', role: 'alert' },
+        'The board was unplugged. Plug it back in, then press Connect again.',
+      ),
+      h('div', { class: 'actions' }, closeButton('Close', true)),
+    );
+  };
+  options.port.addEventListener?.('disconnect', unplugged);
+  void shell.closed.then(() => options.port.removeEventListener?.('disconnect', unplugged));
 
   confirm();
   return shell.closed;

@@ -200,6 +200,23 @@ describe('install dialog', () => {
     expect(button('Install')).not.toBeNull();
   });
 
+  test('unplugging the board while the dialog waits says so instead of offering Install', async () => {
+    const target = new EventTarget();
+    const unpluggable = target as unknown as SerialPort;
+    void openInstallDialog({
+      port: unpluggable,
+      manifestUrl: 'blob:manifest',
+      fetch: fakeFetch(answers),
+      flash: jest.fn() as never,
+    });
+    await until(() => button('Install') !== null);
+    target.dispatchEvent(new Event('disconnect'));
+    expect(button('Install')).toBeNull();
+    expect(dialogRoot().querySelector('[role="alert"]')!.textContent).toBe(
+      'The board was unplugged. Plug it back in, then press Connect again.',
+    );
+  });
+
   test('an unreadable manifest is reported instead of an install screen', async () => {
     void openInstallDialog({
       port,
