@@ -1,0 +1,372 @@
+//! End-to-end benchmark on loopback: N Scream senders -> engine -> M Scream sinks.
+//!
+//! `cargo bench -p tributary-engine --bench loopback -- [--sources 32] [--sinks 16]
+//! [--per-sink 4] [--seconds 20] [--json]` (`--seconds 600` is the 10-minute soak).
+//!
+//! Topology: source `i` (sender address 127.0.0.(10+i)) plays on sinks `i % M` and
+//! `(i + 1) % M`, ... (`per-sink x M / N` sinks each) so every sink mixes `per-sink` sources; every
+//! path has a non-flat 18-band EQ and volume 0.8; all streams are 48 kHz stereo 16-bit, the
+//! sinks too (no resampling beyond drift correction). Reports:
+//! - added latency: from sending the input packet that carries a marker to receiving the
+//!   output packet that carries it (phase 1: one source, one sink, the default low-latency
+//!   buffer), p50/p99;
+//! - send-cadence jitter: |interval - nominal| of every sink's packets, p99 (phase 2, full load);
+//! - engine CPU (its own threads' CPU time) as % of one core, and per path;
+//! - underruns and sender queue overflows.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tributary_dsp::ChannelLayout;
+use tributary_engine::config::EQ_BANDS;
+use tributary_engine::scream::{self, ScreamFormat};
+use tributary_engine::{DesiredState, Engine, EngineOptions, PathSpec, SinkProtocol, SinkSpec};
+
+const LOCAL: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
+const FRAMES: usize = scream::PAYLOAD_LEN / 4;
+const PERIOD: Duration = Duration::from_micros(6000);
+
+struct Args {
+    sources: usize,
+    sinks: usize,
+    per_sink: usize,
+    seconds: f64,
+    json: bool,
+}
+
+fn args() -> Args {
+    let mut a = Args {
+        sources: 32,
+        sinks: 16,
+        per_sink: 4,
+        seconds: 20.0,
+        json: false,
+    };
+    let argv: Vec<String> = std::env::args().collect();
+    let mut i = 1;
+    while i < argv.len() {
+        let next = || {
+            argv.get(i + 1)
+                .and_then(|v| v.parse::<f64>().ok())
+                .unwrap_or(0.0)
+        };
+        match argv[i].as_str() {
+            "--sources" => a.sources = next() as usize,
+            "--sinks" => a.sinks = next() as usize,
+            "--per-sink" => a.per_sink = next() as usize,
+            "--seconds" => a.seconds = next(),
+            "--json" => {
+                a.json = true;
+                i -= 1;
+            }
+            _ => {
+                i -= 1;
+            }
+        }
+        i += 2;
+    }
+    a.sources = a.sources.clamp(1, 200);
+    a.sinks = a.sinks.clamp(1, 64);
+    a.per_sink = a.per_sink.clamp(1, a.sources);
+    a
+}
+
+fn path(i: usize) -> PathSpec {
+    let mut eq = [1.0f32; EQ_BANDS];
+    for (b, g) in eq.iter_mut().enumerate() {
+        *g = if b % 3 == 0 {
+            1.4
+        } else if b % 3 == 1 {
+            0.7
+        } else {
+            1.0
+        };
+    }
+    PathSpec {
+        source_id: format!("src{i}"),
+        source_name: format!("src{i}"),
+        ip: Some(source_ip(i)),
+        tag: None,
+        rtp: None,
+        volume: 0.8,
+        eq,
+        delay_ms: 0.0,
+    }
+}
+
+fn source_ip(i: usize) -> IpAddr {
+    IpAddr::V4(Ipv4Addr::new(
+        127,
+        0,
+        (10 + i / 200) as u8,
+        (10 + i % 200) as u8,
+    ))
+}
+
+fn sink(j: usize, port: u16, paths: Vec<PathSpec>) -> SinkSpec {
+    SinkSpec {
+        id: format!("sink{j}"),
+        name: format!("sink{j}"),
+        ip: Some(LOCAL),
+        port,
+        protocol: SinkProtocol::Scream,
+        sample_rate: 48_000,
+        bit_depth: 16,
+        channels: 2,
+        layout: ChannelLayout::STEREO,
+        normalize: false,
+        paths,
+    }
+}
+
+fn percentile(v: &mut [f64], p: f64) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(f64::total_cmp);
+    v[((v.len() - 1) as f64 * p).round() as usize]
+}
+
+/// A Scream packet: a quiet tone, or (marker) a full-scale first frame.
+fn packet(k: u64, marker: bool, out: &mut [u8; 1200]) -> usize {
+    let mut payload = [0u8; scream::PAYLOAD_LEN];
+    for i in 0..FRAMES {
+        let n = k * FRAMES as u64 + i as u64;
+        let v = if marker && i == 0 {
+            30_000
+        } else {
+            (0.01 * (n as f64 * 0.05).sin() * 32767.0) as i16
+        };
+        payload[i * 4..i * 4 + 2].copy_from_slice(&v.to_le_bytes());
+        payload[i * 4 + 2..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
+    }
+    let f = ScreamFormat {
+        sample_rate: 48_000,
+        bit_depth: 16,
+        channels: 2,
+        channel_mask: 3,
+    };
+    scream::build(&f, &payload, out).unwrap_or(0)
+}
+
+/// Phase 1: one source to one sink with markers every 100 ms; returns latencies in ms.
+fn latency_phase(seconds: f64) -> Vec<f64> {
+    let mut engine = Engine::start(EngineOptions {
+        bind: LOCAL,
+        scream_ports: vec![0],
+        tagged_port: None,
+        rtp_ports: vec![],
+        ..EngineOptions::default()
+    })
+    .expect("engine");
+    let rx = UdpSocket::bind((LOCAL, 0)).unwrap();
+    let port = rx.local_addr().unwrap().port();
+    let mut p = path(0);
+    p.ip = Some(LOCAL);
+    p.eq = [1.0; EQ_BANDS];
+    p.volume = 1.0;
+    engine
+        .apply(DesiredState {
+            sinks: vec![sink(0, port, vec![p])],
+        })
+        .unwrap();
+    let to = SocketAddr::new(LOCAL, engine.ports().scream[0]);
+    let sent: Arc<Mutex<Vec<Instant>>> = Arc::default();
+    let done = Arc::new(AtomicBool::new(false));
+    let sender = {
+        let (sent, done) = (sent.clone(), done.clone());
+        std::thread::spawn(move || {
+            tributary_engine::rt::raise_current_thread(30);
+            let s = UdpSocket::bind((LOCAL, 0)).unwrap();
+            let start = Instant::now();
+            let mut buf = [0u8; 1200];
+            let mut k = 0u64;
+            while start.elapsed().as_secs_f64() < seconds {
+                // A marker every 17 packets (~100 ms), after a 1 s warm-up.
+                let marker = k > 170 && k % 17 == 0;
+                let n = packet(k, marker, &mut buf);
+                let at = Instant::now();
+                let _ = s.send_to(&buf[..n], to);
+                if marker {
+                    sent.lock().unwrap().push(at);
+                }
+                k += 1;
+                std::thread::sleep(
+                    (start + PERIOD * k as u32).saturating_duration_since(Instant::now()),
+                );
+            }
+            done.store(true, Ordering::Relaxed);
+        })
+    };
+    tributary_engine::rt::raise_current_thread(30);
+    rx.set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 2048];
+    let mut last_marker: Option<Instant> = None;
+    while !done.load(Ordering::Relaxed) {
+        if let Ok((n, _)) = rx.recv_from(&mut buf) {
+            let at = Instant::now();
+            let loud = buf[5..n]
+                .chunks_exact(4)
+                .any(|f| i16::from_le_bytes([f[0], f[1]]).abs() > 10_000);
+            // One marker spreads over a few frames (interpolation): count it once.
+            if loud && last_marker.is_none_or(|t| at - t > Duration::from_millis(50)) {
+                got.push(at);
+                last_marker = Some(at);
+            }
+        }
+    }
+    sender.join().unwrap();
+    engine.stop();
+    let sent = sent.lock().unwrap();
+    // Pair each received marker with the latest marker sent before it.
+    got.iter()
+        .filter_map(|&g| {
+            sent.iter()
+                .rev()
+                .find(|&&s| s <= g)
+                .map(|&s| (g - s).as_secs_f64() * 1000.0)
+        })
+        .collect()
+}
+
+struct LoadResult {
+    cadence_jitter_ms: Vec<f64>,
+    cpu_percent: f64,
+    paths: usize,
+    underruns: u64,
+    overflows: u64,
+    packets_out: u64,
+}
+
+/// Phase 2: the full topology; returns cadence jitter samples and CPU.
+fn load_phase(a: &Args) -> LoadResult {
+    let mut engine = Engine::start(EngineOptions {
+        bind: LOCAL,
+        scream_ports: vec![0],
+        tagged_port: None,
+        rtp_ports: vec![],
+        ..EngineOptions::default()
+    })
+    .expect("engine");
+    let receivers: Vec<UdpSocket> = (0..a.sinks)
+        .map(|_| UdpSocket::bind((LOCAL, 0)).unwrap())
+        .collect();
+    let mut sinks = Vec::new();
+    let mut paths = 0;
+    for (j, r) in receivers.iter().enumerate() {
+        let ps: Vec<PathSpec> = (0..a.per_sink)
+            .map(|k| path((j * a.per_sink + k) % a.sources))
+            .collect();
+        paths += ps.len();
+        sinks.push(sink(j, r.local_addr().unwrap().port(), ps));
+    }
+    engine.apply(DesiredState { sinks }).unwrap();
+    let to = SocketAddr::new(LOCAL, engine.ports().scream[0]);
+    let done = Arc::new(AtomicBool::new(false));
+    let sources = a.sources;
+    let seconds = a.seconds;
+    let sender = {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            tributary_engine::rt::raise_current_thread(30);
+            let sockets: Vec<UdpSocket> = (0..sources)
+                .map(|i| UdpSocket::bind((source_ip(i), 0)).expect("127.0.x.y"))
+                .collect();
+            let start = Instant::now();
+            let mut buf = [0u8; 1200];
+            let mut k = 0u64;
+            while start.elapsed().as_secs_f64() < seconds + 1.0 {
+                let n = packet(k, false, &mut buf);
+                for s in &sockets {
+                    let _ = s.send_to(&buf[..n], to);
+                }
+                k += 1;
+                std::thread::sleep(
+                    (start + PERIOD * k as u32).saturating_duration_since(Instant::now()),
+                );
+            }
+            done.store(true, Ordering::Relaxed);
+        })
+    };
+    let collectors: Vec<_> = receivers
+        .into_iter()
+        .map(|r| {
+            let done = done.clone();
+            std::thread::spawn(move || {
+                tributary_engine::rt::raise_current_thread(20);
+                r.set_read_timeout(Some(Duration::from_millis(100)))
+                    .unwrap();
+                let mut buf = [0u8; 2048];
+                let mut times = Vec::new();
+                while !done.load(Ordering::Relaxed) {
+                    if r.recv_from(&mut buf).is_ok() {
+                        times.push(Instant::now());
+                    }
+                }
+                times
+            })
+        })
+        .collect();
+    // Let buffers settle, then measure.
+    std::thread::sleep(Duration::from_secs(1));
+    let cpu0 = engine.stats().cpu_s;
+    let t0 = Instant::now();
+    sender.join().unwrap();
+    let elapsed = t0.elapsed().as_secs_f64();
+    let stats = engine.stats();
+    engine.stop();
+    let mut jitter = Vec::new();
+    let mut packets_out = 0;
+    for c in collectors {
+        let times: Vec<Instant> = c.join().unwrap().into_iter().filter(|&t| t >= t0).collect();
+        packets_out += times.len() as u64;
+        for w in times.windows(2) {
+            jitter.push(((w[1] - w[0]).as_secs_f64() - PERIOD.as_secs_f64()).abs() * 1000.0);
+        }
+    }
+    LoadResult {
+        cadence_jitter_ms: jitter,
+        cpu_percent: (stats.cpu_s - cpu0) / elapsed * 100.0,
+        paths,
+        underruns: stats.sinks.iter().map(|s| s.underruns).sum(),
+        overflows: stats.queue_overflows,
+        packets_out,
+    }
+}
+
+fn main() {
+    let a = args();
+    let mut lat = latency_phase((a.seconds / 2.0).max(4.0));
+    let mut load = load_phase(&a);
+    let (l50, l99) = (percentile(&mut lat, 0.5), percentile(&mut lat, 0.99));
+    let j99 = percentile(&mut load.cadence_jitter_ms, 0.99);
+    let per_path = load.cpu_percent / load.paths as f64;
+    if a.json {
+        println!(
+            "{{\"sources\":{},\"sinks\":{},\"paths\":{},\"seconds\":{},\"latency_ms_p50\":{l50:.2},\"latency_ms_p99\":{l99:.2},\"latency_samples\":{},\"cadence_jitter_ms_p99\":{j99:.3},\"cpu_percent_of_one_core\":{:.1},\"cpu_percent_per_path\":{per_path:.3},\"underruns\":{},\"queue_overflows\":{},\"packets_out\":{}}}",
+            a.sources, a.sinks, load.paths, a.seconds, lat.len(), load.cpu_percent, load.underruns, load.overflows, load.packets_out
+        );
+        return;
+    }
+    println!("engine end-to-end on loopback (48 kHz stereo s16 Scream in and out)");
+    println!("  latency (1 source -> 1 sink, default low-latency buffer, {} markers): p50 {l50:.1} ms, p99 {l99:.1} ms (target p99 <= 25 ms)", lat.len());
+    println!(
+        "  load: {} sources x {} sinks, {} paths ({} sources mixed per sink), 18-band EQ on every path, {:.0} s",
+        a.sources, a.sinks, load.paths, a.per_sink, a.seconds
+    );
+    println!(
+        "  send-cadence jitter p99: {j99:.3} ms over {} packets (target <= 1 ms)",
+        load.packets_out
+    );
+    println!(
+        "  engine CPU: {:.1} % of one core ({per_path:.3} % per path; target < 50 %)",
+        load.cpu_percent
+    );
+    println!(
+        "  underruns: {}, receive-queue overflows: {}",
+        load.underruns, load.overflows
+    );
+}

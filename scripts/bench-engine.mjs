@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+// The audio engine's end-to-end benchmark (issue 4): N Scream senders -> engine -> M sinks on
+// loopback (native/engine/benches/loopback.rs): added latency p50/p99, send-cadence jitter p99,
+// engine CPU, underruns. Reference in the same run: the send cadence of a GStreamer live RTP
+// pipeline (audiotestsrc is-live ! rtpL16pay ptime 6 ms ! udpsink), printed as a ratio; its
+// threads run at normal priority, the engine's at real-time priority when permitted.
+// BENCH_ENGINE_SECONDS=N sets the load phase length (default 20); BENCH_SOAK=1 runs 10 minutes.
+import { spawn, spawnSync } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const seconds = process.env.BENCH_SOAK ? 600 : Number(process.env.BENCH_ENGINE_SECONDS ?? 20);
+
+function percentile(values, p) {
+  const v = [...values].sort((a, b) => a - b);
+  return v.length ? v[Math.round((v.length - 1) * p)] : Number.NaN;
+}
+
+/** p99 of |interval - median| of a GStreamer live L16 RTP sender, over `secs` seconds. */
+async function gstreamerCadence(secs) {
+  const socket = createSocket('udp4');
+  await new Promise((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  const { port } = socket.address();
+  const times = [];
+  socket.on('message', () => times.push(performance.now()));
+  const ptime = '6000000';
+  const gst = spawn(
+    'gst-launch-1.0',
+    [
+      '-q',
+      'audiotestsrc',
+      'is-live=true',
+      `num-buffers=${Math.round((secs * 1000) / 6)}`,
+      'samplesperbuffer=288',
+      '!',
+      'audio/x-raw,rate=48000,channels=2,format=S16BE',
+      '!',
+      'rtpL16pay',
+      `min-ptime=${ptime}`,
+      `max-ptime=${ptime}`,
+      '!',
+      'udpsink',
+      'host=127.0.0.1',
+      `port=${port}`,
+    ],
+    { stdio: 'ignore' },
+  );
+  const code = await new Promise((resolve) => {
+    gst.on('exit', resolve);
+    gst.on('error', () => resolve(-1));
+  });
+  socket.close();
+  if (code !== 0 || times.length < 10) return null;
+  // Against its own median interval (the payloader may pack more than 6 ms per packet).
+  const intervals = [];
+  for (let i = 2; i < times.length; i++) intervals.push(times[i] - times[i - 1]);
+  const nominal = percentile(intervals, 0.5);
+  const jitter = intervals.map((d) => Math.abs(d - nominal));
+  return { p99: percentile(jitter, 0.99), packets: times.length };
+}
+
+console.log(
+  `machine: ${cpus()[0]?.model ?? 'unknown'} x${cpus().length}, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} (figures are noisy when other work runs)`,
+);
+const run = spawnSync(
+  'cargo',
+  [
+    'bench',
+    '-p',
+    'tributary-engine',
+    '--bench',
+    'loopback',
+    '--',
+    '--json',
+    '--seconds',
+    String(seconds),
+  ],
+  { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+);
+if (run.status !== 0) {
+  console.error(`cargo bench failed (${run.status})`);
+  process.exit(1);
+}
+const line = run.stdout.split('\n').find((l) => l.startsWith('{'));
+if (!line) {
+  console.error(`no result from the benchmark:\n${run.stdout}`);
+  process.exit(1);
+}
+const r = JSON.parse(line);
+const reference = await gstreamerCadence(Math.min(seconds, 10));
+const verdict = (ok) => (ok ? 'meets target' : 'MISSES target');
+
+console.log(`topology: ${r.sources} Scream sources x ${r.sinks} Scream sinks, ${r.paths} paths`);
+console.log(
+  `  (each sink mixes ${r.paths / r.sinks} sources; 18-band EQ and volume on every path;`,
+);
+console.log('   48 kHz stereo 16-bit in and out; senders on 127.0.0.10+, sinks on 127.0.0.1)');
+console.log(
+  `added latency (1 source -> 1 sink, default buffer): p50 ${r.latency_ms_p50.toFixed(1)} ms, ` +
+    `p99 ${r.latency_ms_p99.toFixed(1)} ms over ${r.latency_samples} markers ` +
+    `[target p99 <= 25 ms: ${verdict(r.latency_ms_p99 <= 25)}]`,
+);
+const ratio = reference
+  ? ` (GStreamer live RTP sender: ${reference.p99.toFixed(3)} ms; ours/gst ${(
+      r.cadence_jitter_ms_p99 / reference.p99
+    ).toFixed(2)})`
+  : ' (GStreamer reference unavailable)';
+console.log(
+  `send-cadence jitter p99: ${r.cadence_jitter_ms_p99.toFixed(3)} ms over ${r.packets_out} ` +
+    `packets${ratio} [target <= 1 ms: ${verdict(r.cadence_jitter_ms_p99 <= 1)}]`,
+);
+console.log(
+  `engine CPU: ${r.cpu_percent_of_one_core.toFixed(1)} % of one core, ` +
+    `${r.cpu_percent_per_path.toFixed(3)} % per path, over ${r.seconds} s ` +
+    `[target < 50 %: ${verdict(r.cpu_percent_of_one_core < 50)}]`,
+);
+console.log(
+  `underruns: ${r.underruns}, receive-queue overflows: ${r.queue_overflows} ` +
+    `[target 0: ${verdict(r.underruns === 0 && r.queue_overflows === 0)}]`,
+);

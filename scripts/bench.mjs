@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// `npm run bench`: runs every benchmark script in order and prints their figures. Each compares
+// Tributary with the reference tool on the same input in the same run and prints the ratios.
+// `npm run bench -- native` runs only the benchmarks whose name contains "native".
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const benches = [
+  {
+    name: 'native',
+    script: 'bench-native.mjs',
+    what: 'DSP kernels (criterion) and tributary render vs ffmpeg',
+  },
+  {
+    name: 'engine',
+    script: 'bench-engine.mjs',
+    what: 'audio engine end to end on loopback: latency, send cadence vs GStreamer, CPU',
+  },
+  {
+    name: 'site',
+    script: 'bench-site.mjs',
+    what: 'website page weight and Lighthouse vs an empty Next.js page',
+  },
+];
+
+const filters = process.argv.slice(2);
+const chosen = filters.length
+  ? benches.filter((b) => filters.some((f) => b.name.includes(f)))
+  : benches;
+if (chosen.length === 0) {
+  console.error(
+    `no benchmark matches ${filters.join(' ')}; benchmarks: ${benches.map((b) => b.name).join(', ')}`,
+  );
+  process.exit(2);
+}
+const failed = [];
+for (const b of chosen) {
+  console.log(`\n=== bench: ${b.name} (${b.what})`);
+  const script = fileURLToPath(new URL(b.script, import.meta.url));
+  const res = spawnSync(process.execPath, [script], { stdio: 'inherit' });
+  if (res.status !== 0) failed.push(b.name);
+}
+if (failed.length) {
+  console.error(`\nbenchmarks that failed to run: ${failed.join(', ')}`);
+  process.exit(1);
+}
