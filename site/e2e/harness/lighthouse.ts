@@ -70,6 +70,8 @@ export async function runLighthouse(
   chrome: LighthouseChrome,
   url: string,
   preset: Preset,
+  /** Limit the run to these categories (performance is the slow one). */
+  onlyCategories?: string[],
 ): Promise<LighthouseResult> {
   const page = await chrome.browser.newPage();
   const origin = new URL(url).origin;
@@ -89,7 +91,12 @@ export async function runLighthouse(
   });
   const result = await lighthouse(
     url,
-    { port: chrome.port, output: 'json', logLevel: 'error' },
+    {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      ...(onlyCategories ? { onlyCategories } : {}),
+    },
     preset === 'desktop' ? desktopConfig : undefined,
     page,
   );
