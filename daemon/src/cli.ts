@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The `tributary` command. Each subcommand is a module in commands/, loaded only when it runs;
 // adding one is one line in `commands` below.
-import type { CommandModule } from './commands/types.js';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type CommandIO, type CommandModule, processIO } from './commands/types.js';
 import { version } from './version.js';
 
 interface CommandEntry {
@@ -42,18 +44,18 @@ Options:
 `;
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], io: CommandIO = processIO): Promise<number> {
   const [first] = argv;
   if (first === '-v' || first === '--version') {
-    process.stdout.write(`${version}\n`);
+    io.out(`${version}\n`);
     return 0;
   }
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
-    process.stdout.write(usage());
+    io.out(usage());
     return first === undefined ? 2 : 0;
   }
   if (first.startsWith('-')) {
-    process.stderr.write(`tributary: unknown option '${first}'\n\n${usage()}`);
+    io.err(`tributary: unknown option '${first}'\n\n${usage()}`);
     return 2;
   }
   const match = [...commands]
@@ -66,13 +68,20 @@ export async function main(argv: string[]): Promise<number> {
     const partial = commands.filter((c) => c.name.startsWith(`${first} `));
     const hint =
       partial.length > 0 ? `; did you mean ${partial.map((c) => `'${c.name}'`).join(', ')}?` : '';
-    process.stderr.write(
-      `tributary: unknown command '${argv.slice(0, 2).join(' ')}'${hint}\n\n${usage()}`,
-    );
+    io.err(`tributary: unknown command '${argv.slice(0, 2).join(' ')}'${hint}\n\n${usage()}`);
     return 2;
   }
   const module = await match.load();
-  return module.run(argv.slice(match.name.split(' ').length));
+  return module.run(argv.slice(match.name.split(' ').length), io);
 }
 
-process.exitCode = await main(process.argv.slice(2));
+/** True when this file is the program (node cli.js, the npm bin link, tsx), not an import. */
+function isEntry(): boolean {
+  try {
+    return realpathSync(process.argv[1] ?? '') === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntry()) process.exitCode = await main(process.argv.slice(2));

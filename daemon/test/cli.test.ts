@@ -5,41 +5,57 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { main } from '../src/cli.js';
 import { version } from '../src/version.js';
 import { cli, startDaemon } from './daemon-process.js';
 import { tempDir } from './helpers.js';
 
-const run = (...args: string[]) =>
+const spawnCli = (...args: string[]) =>
   spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
 
-test('tributary --version prints the package version', () => {
-  const res = run('--version');
+/** Runs the command in this process (the registry and parsing), capturing what it prints. */
+async function run(...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const status = await main(args, {
+    out: (text) => {
+      stdout += text;
+    },
+    err: (text) => {
+      stderr += text;
+    },
+  });
+  return { status, stdout, stderr };
+}
+
+test('the tributary program prints its version (a real process: the bin entry works)', () => {
+  const res = spawnCli('--version');
   assert.equal(res.status, 0);
   assert.equal(res.stdout.trim(), version);
 });
 
-test('tributary --help lists every command and exits 0', () => {
-  const res = run('--help');
+test('tributary --help lists every command and exits 0', async () => {
+  const res = await run('--help');
   assert.equal(res.status, 0);
   assert.match(res.stdout, /Usage: tributary <command>/);
   assert.match(res.stdout, /serve\s+Run the daemon/);
   assert.match(res.stdout, /config check\s+Validate/);
 });
 
-test('a command prints its own help', () => {
-  const res = run('serve', '--help');
+test('a command prints its own help', async () => {
+  const res = await run('serve', '--help');
   assert.equal(res.status, 0);
   assert.match(res.stdout, /CONFIGURATION_RELOAD_TIMEOUT/);
 });
 
-test('an unknown command or option exits 2 with a message on stderr', () => {
-  const cmd = run('frobnicate');
+test('an unknown command or option exits 2 with a message on stderr', async () => {
+  const cmd = await run('frobnicate');
   assert.equal(cmd.status, 2);
   assert.match(cmd.stderr, /unknown command 'frobnicate'/);
-  const partial = run('config');
+  const partial = await run('config');
   assert.equal(partial.status, 2);
   assert.match(partial.stderr, /did you mean 'config check'/);
-  const opt = run('--nope');
+  const opt = await run('--nope');
   assert.equal(opt.status, 2);
   assert.match(opt.stderr, /--nope/);
 });

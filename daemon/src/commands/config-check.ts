@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 import { ConfigFileError, parseConfigText, parseEqualizersText } from '../config/documents.js';
+import { type CommandIO, processIO } from './types.js';
 
 const usage = `Usage: tributary config check [--kind config|equalizers] FILE...
 
@@ -32,7 +33,7 @@ function guessKind(text: string, file: string): Kind {
   return 'config';
 }
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CommandIO = processIO): Promise<number> {
   let files: string[];
   let forced: Kind | undefined;
   try {
@@ -42,7 +43,7 @@ export async function run(argv: string[]): Promise<number> {
       options: { help: { type: 'boolean', short: 'h' }, kind: { type: 'string' } },
     });
     if (values.help) {
-      process.stdout.write(usage);
+      io.out(usage);
       return 0;
     }
     if (values.kind !== undefined && values.kind !== 'config' && values.kind !== 'equalizers') {
@@ -52,7 +53,7 @@ export async function run(argv: string[]): Promise<number> {
     files = positionals;
     if (files.length === 0) throw new Error('name at least one FILE');
   } catch (err) {
-    process.stderr.write(`tributary config check: ${(err as Error).message}\n\n${usage}`);
+    io.err(`tributary config check: ${(err as Error).message}\n\n${usage}`);
     return 2;
   }
   let code = 0;
@@ -61,7 +62,7 @@ export async function run(argv: string[]): Promise<number> {
     try {
       text = await readFile(file, 'utf8');
     } catch (err) {
-      process.stderr.write(`${file}: cannot read: ${(err as Error).message}\n`);
+      io.err(`${file}: cannot read: ${(err as Error).message}\n`);
       code = 2;
       continue;
     }
@@ -69,22 +70,18 @@ export async function run(argv: string[]): Promise<number> {
     try {
       if (kind === 'equalizers') {
         const { value } = parseEqualizersText(text, file);
-        process.stdout.write(
-          `${file}: valid equalizers file (${value.equalizers.length} presets)\n`,
-        );
+        io.out(`${file}: valid equalizers file (${value.equalizers.length} presets)\n`);
       } else {
         const { value } = parseConfigText(text, file);
-        process.stdout.write(
+        io.out(
           `${file}: valid config file (${value.sinks.length} sinks, ${value.sources.length} sources, ${value.routes.length} routes)\n`,
         );
       }
     } catch (err) {
       if (!(err instanceof ConfigFileError)) throw err;
       const n = err.problems.length;
-      process.stdout.write(
-        `${file}: ${n} problem${n === 1 ? '' : 's'} (checked as ${kind} file)\n`,
-      );
-      for (const p of err.problems) process.stdout.write(`${file}: ${p.message}\n`);
+      io.out(`${file}: ${n} problem${n === 1 ? '' : 's'} (checked as ${kind} file)\n`);
+      for (const p of err.problems) io.out(`${file}: ${p.message}\n`);
       code = Math.max(code, 1);
     }
   }

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigFileError } from '../config/documents.js';
 import { serve } from '../server.js';
 import { readSettings, SettingsError } from '../settings.js';
+import { type CommandIO, processIO } from './types.js';
 
 const usage = `Usage: tributary serve
 
@@ -22,18 +23,18 @@ Environment:
   LOG_LEVEL                     fatal, error, warn, info (default), debug, trace
 `;
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CommandIO = processIO): Promise<number> {
   try {
     const { values } = parseArgs({
       args: argv,
       options: { help: { type: 'boolean', short: 'h' } },
     });
     if (values.help) {
-      process.stdout.write(usage);
+      io.out(usage);
       return 0;
     }
   } catch (err) {
-    process.stderr.write(`tributary serve: ${(err as Error).message}\n\n${usage}`);
+    io.err(`tributary serve: ${(err as Error).message}\n\n${usage}`);
     return 2;
   }
   let server: Awaited<ReturnType<typeof serve>>;
@@ -41,16 +42,16 @@ export async function run(argv: string[]): Promise<number> {
     server = await serve({ settings: readSettings() });
   } catch (err) {
     if (err instanceof SettingsError) {
-      process.stderr.write(`tributary serve: ${err.message}\n`);
+      io.err(`tributary serve: ${err.message}\n`);
       return 2;
     }
     if (err instanceof ConfigFileError) {
-      process.stderr.write(
+      io.err(
         `tributary serve: refusing to start: ${err.message}\nThe file was not changed. Fix it, or check it with: tributary config check ${err.file}\n`,
       );
       return 1;
     }
-    process.stderr.write(`tributary serve: cannot start: ${(err as Error).message}\n`);
+    io.err(`tributary serve: cannot start: ${(err as Error).message}\n`);
     return 1;
   }
   // SIGHUP (systemctl reload): re-read the files now instead of waiting for the reload timeout.
@@ -68,7 +69,7 @@ export async function run(argv: string[]): Promise<number> {
     // Nothing may keep a stopping daemon alive (a lingering socket, a native thread).
     process.exit(0);
   } catch (err) {
-    process.stderr.write(`tributary serve: shutdown failed: ${(err as Error).message}\n`);
+    io.err(`tributary serve: shutdown failed: ${(err as Error).message}\n`);
     return 1;
   }
 }

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { run } from '../../src/commands/config-check.js';
 import { cli } from '../daemon-process.js';
 import { tempDir } from '../helpers.js';
 
@@ -11,26 +12,26 @@ const check = (...args: string[]) =>
     encoding: 'utf8',
   });
 
-test('tributary config check: a valid file exits 0 with a summary', (t) => {
+test('tributary config check: a valid file exits 0 with a summary', async (t) => {
   const dir = tempDir(t);
   const file = join(dir, 'config.yaml');
   writeFileSync(
     file,
     'sinks:\n  - name: Kitchen\n    ip: 192.168.1.20\nsources:\n  - name: PC\nroutes:\n  - name: R\n    source: PC\n    sink: Kitchen\n',
   );
-  const res = check(file);
+  const res = await check(file);
   assert.equal(res.status, 0, res.stderr);
   assert.equal(res.stdout, `${file}: valid config file (1 sinks, 1 sources, 1 routes)\n`);
 });
 
-test('tributary config check prints every problem with its path and exits 1', (t) => {
+test('tributary config check prints every problem with its path and exits 1', async (t) => {
   const dir = tempDir(t);
   const file = join(dir, 'config.yaml');
   writeFileSync(
     file,
     'sinks:\n  - name: A\n  - name: B\n    channels: 9\n  - name: C\n    volume: 1.5\n    colour: red\nroutes:\n  - name: R\n',
   );
-  const res = check(file);
+  const res = await check(file);
   assert.equal(res.status, 1);
   const lines = res.stdout.trim().split('\n');
   assert.equal(lines[0], `${file}: 5 problems (checked as config file)`);
@@ -45,14 +46,14 @@ test('tributary config check prints every problem with its path and exits 1', (t
   }
 });
 
-test('tributary config check: semantic problems, equalizer files, unreadable files', (t) => {
+test('tributary config check: semantic problems, equalizer files, unreadable files', async (t) => {
   const dir = tempDir(t);
   const config = join(dir, 'config.yaml');
   writeFileSync(
     config,
     'sinks:\n  - name: G\n    is_group: true\n    group_members: [G]\nroutes:\n  - {name: R, source: Nobody, sink: G}\n',
   );
-  const semantic = check(config);
+  const semantic = await check(config);
   assert.equal(semantic.status, 1);
   assert.match(semantic.stdout, /sinks\[0\]\.group_members must not contain itself \(G -> G\)/);
   assert.match(
@@ -62,19 +63,19 @@ test('tributary config check: semantic problems, equalizer files, unreadable fil
 
   const eq = join(dir, 'equalizers.yaml');
   writeFileSync(eq, 'equalizers:\n  - name: Loud\n    b1: 2.5\n');
-  const eqRes = check(eq);
+  const eqRes = await check(eq);
   assert.equal(eqRes.status, 1);
   assert.match(eqRes.stdout, /checked as equalizers file/);
   assert.match(eqRes.stdout, /equalizers\[0\]\.b1 must be <= 2 \(got 2\.5\)/);
 
   const broken = join(dir, 'broken.yaml');
   writeFileSync(broken, 'sinks: [\n');
-  const yamlRes = check(broken);
+  const yamlRes = await check(broken);
   assert.equal(yamlRes.status, 1);
   assert.match(yamlRes.stdout, /line \d+, column \d+ is not valid YAML/);
 
-  const missing = check(join(dir, 'nope.yaml'));
+  const missing = await check(join(dir, 'nope.yaml'));
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /cannot read/);
-  assert.equal(check().status, 2);
+  assert.equal((await check()).status, 2);
 });
