@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { main } from '../src/cli.js';
+import { loadCertificate } from '../src/http/certificate.js';
 import { version } from '../src/version.js';
 import { cli, startDaemon } from './daemon-process.js';
 import { tempDir } from './helpers.js';
@@ -120,4 +121,27 @@ test('tributary serve rejects a bad setting by name', () => {
   });
   assert.equal(res.status, 2);
   assert.match(res.stderr, /API_PORT must be an integer 0-65535, got 'http'/);
+});
+
+test('tributary serve uses CERTIFICATE and CERTIFICATE_KEY when given, generating nothing', async (t) => {
+  const certDir = tempDir(t);
+  const given = await loadCertificate({
+    certificatePath: null,
+    certificateKeyPath: null,
+    directory: certDir,
+    keyBits: 2048,
+  });
+  const dir = tempDir(t);
+  const daemon = await startDaemon(dir, {
+    CERTIFICATE: given.certPath,
+    CERTIFICATE_KEY: given.keyPath,
+  });
+  t.after(() => daemon.stop('SIGKILL'));
+  assert.equal(
+    (await daemon.call('GET', '/api/health')).status,
+    200,
+    'trusted with the given certificate',
+  );
+  assert.ok(!existsSync(join(dir, 'tributary.crt')), 'no certificate generated');
+  assert.equal(await daemon.stop('SIGTERM'), 0);
 });
