@@ -35,6 +35,26 @@ describe('layout', () => {
     await page.context().close();
   });
 
+  test('on a phone the docs navigation folds behind its own button', async () => {
+    const { page, errors } = await openPage(site.browser, {
+      viewport: { width: 390, height: 844 },
+    });
+    await page.goto(site.url('/docs/configuration/'));
+    const toggle = page.getByRole('button', { name: 'Documentation menu' });
+    const sap = page
+      .getByRole('navigation', { name: 'Documentation' })
+      .getByRole('link', { name: 'SAP discovery' });
+    assert.equal(await sap.isVisible(), false);
+    await toggle.click();
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+    await sap.click();
+    await page.waitForURL('**/docs/sap/');
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    assert.equal(await sap.isVisible(), false);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
   test('on a wide screen the links show without a menu button', async () => {
     const { page } = await openPage(site.browser, { viewport: { width: 1280, height: 800 } });
     await page.goto(site.url('/'));

@@ -1,0 +1,45 @@
+import { describe, expect, test } from '@jest/globals';
+import { render, screen, within } from '@testing-library/react';
+import { DocsPage } from '@/components/docs/docs-page';
+import { resolveDocPath } from '@/lib/docs-nav';
+
+function Body() {
+  return <p>page body</p>;
+}
+
+describe('<DocsPage>', () => {
+  test('renders the MDX content under its metadata title, with sidebar, breadcrumbs and pager', () => {
+    const doc = resolveDocPath(['sap']);
+    render(<DocsPage doc={doc} module={{ default: Body, metadata: { title: 'SAP discovery' } }} />);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('SAP discovery');
+    expect(screen.getByText('page body')).toBeTruthy();
+    const sidebar = screen.getByRole('navigation', { name: 'Documentation' });
+    const current = within(sidebar).getByRole('link', { current: 'page' });
+    expect(current.textContent).toBe(doc.page.title);
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(within(crumbs).getByRole('link', { name: 'Docs' }).getAttribute('href')).toBe('/docs/');
+    const pager = screen.getByRole('navigation', { name: 'Previous and next pages' });
+    expect(
+      within(pager)
+        .getByRole('link', { name: /Previous/ })
+        .getAttribute('href'),
+    ).toBe(`/docs/${doc.previous?.segment}/`);
+    expect(within(pager).getByRole('link', { name: /Next/ }).getAttribute('href')).toBe(
+      `/docs/${doc.next?.segment}/`,
+    );
+  });
+
+  test('a page whose MDX file is missing shows a clear placeholder, not an error', () => {
+    render(<DocsPage doc={resolveDocPath(['webrtc'])} module={null} />);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('WebRTC listening');
+    expect(screen.getByText(/This page is being written/).textContent).toContain(
+      'content/docs/webrtc.mdx',
+    );
+  });
+
+  test('an alias says which page it shows and links its own address', () => {
+    render(<DocsPage doc={resolveDocPath(['install-raspberry-pi'])} module={null} />);
+    const note = screen.getByText(/This is the Raspberry Pi sender installation page/);
+    expect(within(note).getByRole('link').getAttribute('href')).toBe('/docs/install-rpi-sender/');
+  });
+});
