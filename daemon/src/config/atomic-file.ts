@@ -36,11 +36,17 @@ export async function writeFileAtomic(
   await syncDirectory(dir);
 }
 
-/** Makes a rename or a new file in `dir` durable. */
+/**
+ * Makes a rename or a new file in `dir` durable. File systems that cannot fsync a directory
+ * (some network and FUSE mounts answer EINVAL) make their renames durable their own way.
+ */
 export async function syncDirectory(dir: string): Promise<void> {
   const handle = await open(dir, constants.O_RDONLY);
   try {
     await handle.sync();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EINVAL' && code !== 'ENOTSUP' && code !== 'EISDIR') throw err;
   } finally {
     await handle.close();
   }

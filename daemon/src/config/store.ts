@@ -9,6 +9,8 @@
 // - A file that fails validation is never overwritten: it is reported, kept, and the running
 //   state stays. If the daemon must save while it is still invalid, it is first moved aside to
 //   `config.yaml.rejected-<time>`.
+// - Limit: an editor saving in the few milliseconds between the daemon's re-read and its rename
+//   loses that save (there is no lock both sides honour); the next hand edit is picked up.
 import { type FSWatcher, watch } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
