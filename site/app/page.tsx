@@ -11,28 +11,28 @@ export const metadata: Metadata = {
 const features = [
   {
     title: 'Audio Routing',
-    text: 'Route any source to any sink, or to groups of them, with per-route volume, an 18-band equalizer and delay.',
+    text: 'Route any source to any sink, or to groups of them, with volume, an 18-band equalizer and delay at every level of the path.',
   },
   {
     title: 'Network Streaming',
-    text: 'Scream and RTP in; UDP or TCP PCM, RTP, MP3 over HTTP and WebRTC out, resampled and channel-mapped for each receiver.',
+    text: 'Scream and RTP in; Scream, RTP or TCP PCM out, resampled and channel-mapped for each receiver. MP3 over HTTP and WebRTC listening are planned.',
   },
   {
     title: 'Web Interface',
-    text: 'A dashboard with visual routing, media controls and live visualizers, plus an HTTP API for everything it does.',
+    text: 'An HTTP API for everything, documented from the same schemas that validate it. The dashboard with visual routing and media controls is being built.',
   },
 ];
 
 const enthusiasts = [
   'Whole-house audio from one PC, with each room at its own volume and delay',
   'Old speakers back on the network with a Raspberry Pi or an ESP32-S3 and a DAC',
-  'Listen in any browser over WebRTC, or open a sink as an MP3 stream',
-  'Control playback from Home Assistant or the dashboard, with media keys that reach the source',
+  'Listen in the browser over WebRTC or as an MP3 stream (planned)',
+  'Play, pause and skip on the source computer from the API or Home Assistant',
 ];
 
 const professionals = [
   'Sample rates from 44.1 to 192 kHz, 16, 24 or 32 bits, up to 8 channels with channel mapping',
-  'RTP with RTCP, SAP discovery and announcement, and adaptive jitter buffers',
+  'RTP with RTCP and adaptive jitter buffers; SAP discovery and announcement planned',
   'Per-source, per-route and per-sink EQ and delay that add up along the path',
   'Configuration in YAML saved on every change, and a documented HTTP API',
 ];
@@ -59,6 +59,10 @@ export default function HomePage() {
           <Link href="/docs/" className="button button-secondary">
             Read Documentation
           </Link>
+        </p>
+        <p className="hero-status">
+          Tributary is young and being built in the open: the{' '}
+          <Link href="/docs/">documentation</Link> marks plainly what does not work yet.
         </p>
         <ul className="hero-links">
           <li>

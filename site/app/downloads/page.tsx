@@ -15,7 +15,10 @@ const quickInstall = `npm install -g ${siteConfig.npmPackage}
 tributary serve`;
 
 const requirements: [string, string][] = [
-  ['Operating system', '64-bit Linux (x86-64 or ARM64); Windows and macOS through Docker'],
+  [
+    'Operating system',
+    '64-bit Linux (x86-64 or ARM64), e.g. Debian 12, Ubuntu 24.04, Raspberry Pi OS',
+  ],
   ['Node.js', '20.17 or newer (22 LTS recommended)'],
   ['Memory', '2 GB RAM (1 GB runs the server; building from source wants 2 GB)'],
   ['Disk', '1 GB free'],
@@ -27,6 +30,8 @@ interface LinkCard {
   title: string;
   href: string;
   text: string;
+  /** Set for what is documented but not built yet: the card says so. */
+  notBuilt?: boolean;
 }
 
 const senders: LinkCard[] = [
@@ -42,8 +47,9 @@ const senders: LinkCard[] = [
   },
   {
     title: 'ESP32-S3 sender',
-    href: '/esp32-flasher/',
-    text: 'USB or S/PDIF in, flashed from your browser.',
+    href: '/docs/esp32/',
+    text: 'USB or S/PDIF in, flashed from your browser once the firmware is released.',
+    notBuilt: true,
   },
   {
     title: 'Docker audio sources',
@@ -67,25 +73,32 @@ const receivers: LinkCard[] = [
     title: 'ESP32-S3 receiver',
     href: '/docs/install-esp32/',
     text: 'A USB or S/PDIF DAC on the network.',
+    notBuilt: true,
   },
   {
     title: 'Android receiver',
     href: '/docs/android-receiver/',
     text: 'A background service with a notification, installed from an APK.',
+    notBuilt: true,
   },
   {
     title: 'Windows desktop app',
     href: '/docs/install-windows-app/',
     text: 'Tray app with the dashboard, media keys, a sender and a receiver.',
+    notBuilt: true,
   },
 ];
+
+function NotBuiltBadge() {
+  return <span className="badge badge-not-built">Not built yet</span>;
+}
 
 function LinkCards({ cards }: { cards: LinkCard[] }) {
   return (
     <Cards>
       {cards.map((card) => (
         <Card key={card.href} title={card.title} href={card.href}>
-          {card.text}
+          {card.notBuilt ? <NotBuiltBadge /> : null} {card.text}
         </Card>
       ))}
     </Cards>
@@ -123,7 +136,8 @@ export default function DownloadsPage() {
             npm registry, run as a systemd service.
           </Card>
           <Card title="Docker" href="/docs/docker/">
-            The server in a container with host networking, so multicast, mDNS and SAP work.
+            <NotBuiltBadge /> The server in a container with host networking, so multicast, mDNS and
+            SAP work.
           </Card>
           <Card title="From source" href={siteConfig.repository.href}>
             Clone the repository and run <code>npm install &amp;&amp; npm start</code>.
