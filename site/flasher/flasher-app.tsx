@@ -18,7 +18,7 @@ import styles from './flasher.module.css';
 import { defineInstallButton } from './install/define';
 import { type FetchLike, type ReleaseSource, releaseSource } from './releases/config';
 import { type FirmwareRelease, fetchReleases } from './releases/releases';
-import { ReleaseRow } from './ui/release-row';
+import { type DownloadProgress, ReleaseRow } from './ui/release-row';
 import { Toasts, useToasts } from './ui/toasts';
 
 export interface FlasherAppProps {
@@ -45,6 +45,7 @@ export default function FlasherApp(props: FlasherAppProps) {
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const [statuses, setStatuses] = useState<Record<string, FirmwareStatus>>({});
   const [manifests, setManifests] = useState<Record<string, ManifestHandle>>({});
+  const [received, setReceived] = useState<Record<string, DownloadProgress>>({});
   const manifestsRef = useRef(manifests);
   manifestsRef.current = manifests;
   const { toasts, show, dismiss } = useToasts();
@@ -91,6 +92,8 @@ export default function FlasherApp(props: FlasherAppProps) {
         proxy: source.proxy,
         fetch: fetchImpl,
         onStage: (stage) => setStatus(release.tag, { kind: stage }),
+        onProgress: (bytes, total) =>
+          setReceived((r) => ({ ...r, [release.tag]: { received: bytes, total } })),
       });
       const handle = tributaryManifest(images, release.version, blobUrls);
       setManifests((m) => {
@@ -141,6 +144,7 @@ export default function FlasherApp(props: FlasherAppProps) {
               expanded={expanded.has(release.tag)}
               status={statuses[release.tag] ?? READY}
               manifestUrl={manifests[release.tag]?.url ?? null}
+              downloadProgress={received[release.tag] ?? null}
               onToggle={() => toggle(release.tag)}
               onDownload={() => void download(release)}
             />

@@ -41,11 +41,13 @@ export async function startReleaseProxy(
       statusText: 'Not Found',
       body: 'Not Found',
     };
+    const body = answer.body ?? '';
     response.writeHead(answer.status, answer.statusText ?? STATUS_CODES[answer.status] ?? '', {
       'access-control-allow-origin': '*',
       'content-type': answer.contentType ?? 'application/octet-stream',
+      'content-length': String(Buffer.byteLength(body)),
     });
-    response.end(answer.body ?? '');
+    response.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

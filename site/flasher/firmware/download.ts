@@ -1,7 +1,7 @@
 // Getting a release's firmware into the page: pick its zip asset, download it through the release
 // proxy, and take the four files out of it wherever they sit in the archive.
 
-import { type FetchLike, proxiedUrl } from '../releases/config';
+import { type FetchLike, type FetchResponse, proxiedUrl } from '../releases/config';
 import type { FirmwareRelease, ReleaseAsset } from '../releases/releases';
 import { FIRMWARE_FILES, type FirmwareImages } from './firmware-files';
 
@@ -55,10 +55,40 @@ export async function extractFirmware(zipBytes: Uint8Array): Promise<FirmwareIma
   return images;
 }
 
+/** Reads a response body, reporting progress when it arrives as a stream. */
+export async function readBody(
+  response: FetchResponse,
+  onProgress?: (received: number, total: number | null) => void,
+): Promise<Uint8Array> {
+  const length = Number(response.headers?.get('content-length'));
+  const total = Number.isFinite(length) && length > 0 ? length : null;
+  if (!response.body || !onProgress) return new Uint8Array(await response.arrayBuffer());
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  onProgress(0, total);
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.length;
+    onProgress(received, total);
+  }
+  const bytes = new Uint8Array(received);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
 export interface DownloadOptions {
   proxy: string;
   fetch: FetchLike;
   onStage?: (stage: DownloadStage) => void;
+  /** Bytes of the zip received so far, and its size when the answer says it. */
+  onProgress?: (received: number, total: number | null) => void;
   signal?: AbortSignal;
 }
 
@@ -85,7 +115,7 @@ export async function downloadFirmware(
       `Failed to download firmware: ${response.status} ${response.statusText}`,
     );
   }
-  const bytes = new Uint8Array(await response.arrayBuffer());
+  const bytes = await readBody(response, options.onProgress);
   options.onStage?.('extracting');
   return extractFirmware(bytes);
 }

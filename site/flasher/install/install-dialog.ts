@@ -3,6 +3,7 @@
 // result: the chip found, the time taken and the board's first boot log, or a message saying what
 // went wrong and what to do, with Try again. It cannot be dismissed while writing.
 
+import { formatBytes } from '../format';
 import { h, openDialogShell } from './dialog-shell';
 import {
   type ChipInfo,
@@ -28,12 +29,6 @@ export interface InstallDialogOptions {
   overrides?: InstallOverrides;
   fetch?: typeof fetch;
   flash?: typeof flashDevice;
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 const hex = (n: number) => `0x${n.toString(16)}`;

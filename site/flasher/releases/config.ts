@@ -34,6 +34,8 @@ export interface FetchResponse {
   status: number;
   statusText: string;
   headers?: { get(name: string): string | null };
+  /** The body as a stream, when the host has one (for download progress). */
+  body?: ReadableStream<Uint8Array> | null;
   json(): Promise<unknown>;
   arrayBuffer(): Promise<ArrayBuffer>;
 }

@@ -5,6 +5,7 @@
 import { useId } from 'react';
 import { type FirmwareStatus, isBusy, showsInstall, statusText } from '../firmware/status';
 import styles from '../flasher.module.css';
+import { formatBytes } from '../format';
 import type { FirmwareRelease } from '../releases/releases';
 
 const dateFormat = new Intl.DateTimeFormat('en', {
@@ -18,12 +19,18 @@ export function formatReleaseDate(date: Date | null): string {
   return date ? dateFormat.format(date) : 'Unknown date';
 }
 
+export interface DownloadProgress {
+  received: number;
+  total: number | null;
+}
+
 export interface ReleaseRowProps {
   release: FirmwareRelease;
   latest: boolean;
   expanded: boolean;
   status: FirmwareStatus;
   manifestUrl: string | null;
+  downloadProgress?: DownloadProgress | null;
   onToggle: () => void;
   onDownload: () => void;
 }
@@ -41,6 +48,7 @@ export function ReleaseRow({
   expanded,
   status,
   manifestUrl,
+  downloadProgress,
   onToggle,
   onDownload,
 }: ReleaseRowProps) {
@@ -109,6 +117,20 @@ export function ReleaseRow({
             >
               {busy ? 'Downloading…' : `Download firmware ${release.version}`}
             </button>
+          )}
+          {status.kind === 'downloading-zip' && downloadProgress && (
+            <span className={styles.download}>
+              <progress
+                aria-label={`Download of firmware ${release.version}`}
+                max={downloadProgress.total ?? undefined}
+                value={downloadProgress.total ? downloadProgress.received : undefined}
+              />
+              <span>
+                {downloadProgress.total
+                  ? `${formatBytes(downloadProgress.received)} of ${formatBytes(downloadProgress.total)}`
+                  : formatBytes(downloadProgress.received)}
+              </span>
+            </span>
           )}
           {showsInstall(status) && manifestUrl && (
             <div className={styles.install}>

@@ -1,3 +1,4 @@
+import { ReadableStream } from 'node:stream/web';
 import { describe, expect, test } from '@jest/globals';
 import JSZip from 'jszip';
 import {
@@ -5,6 +6,7 @@ import {
   type DownloadStage,
   downloadFirmware,
   extractFirmware,
+  readBody,
 } from '@/flasher/firmware/download';
 import { FIRMWARE_FILES } from '@/flasher/firmware/firmware-files';
 import { type FirmwareStatus, isBusy, showsInstall, statusText } from '@/flasher/firmware/status';
@@ -151,5 +153,53 @@ describe('status badge', () => {
         install,
       ]);
     }
+  });
+});
+
+describe('reading the zip', () => {
+  test('reports bytes received against Content-Length while the body streams in', async () => {
+    const parts = [new Uint8Array(300).fill(1), new Uint8Array(200).fill(2)];
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const part of parts) controller.enqueue(part);
+        controller.close();
+      },
+    });
+    const seen: [number, number | null][] = [];
+    const bytes = await readBody(
+      {
+        ok: true,
+        status: 200,
+        statusText: 'OK',
+        headers: { get: (name) => (name === 'content-length' ? '500' : null) },
+        body: body as unknown as globalThis.ReadableStream<Uint8Array>,
+        json: async () => null,
+        arrayBuffer: async () => new ArrayBuffer(0),
+      },
+      (received, total) => seen.push([received, total]),
+    );
+    expect(seen).toEqual([
+      [0, 500],
+      [300, 500],
+      [500, 500],
+    ]);
+    expect(bytes).toEqual(Uint8Array.from([...parts[0]!, ...parts[1]!]));
+  });
+
+  test('without a stream or a length it still reads the whole body', async () => {
+    const data = new Uint8Array([1, 2, 3]);
+    const seen: unknown[] = [];
+    const bytes = await readBody(
+      {
+        ok: true,
+        status: 200,
+        statusText: 'OK',
+        json: async () => null,
+        arrayBuffer: async () => data.buffer,
+      },
+      (...args) => seen.push(args),
+    );
+    expect(bytes).toEqual(data);
+    expect(seen).toEqual([]);
   });
 });

@@ -1,9 +1,11 @@
+import { ReadableStream } from 'node:stream/web';
 import { afterEach, describe, expect, jest, test } from '@jest/globals';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import JSZip from 'jszip';
 import { FIRMWARE_FILES } from '@/flasher/firmware/firmware-files';
 import FlasherApp from '@/flasher/flasher-app';
+import { formatBytes } from '@/flasher/format';
 import type { FetchLike } from '@/flasher/releases/config';
 import { type FakeAnswer, fakeFetch } from './fake-fetch';
 
@@ -120,20 +122,35 @@ describe('release list', () => {
 });
 
 describe('download and extract', () => {
-  test('Ready -> Downloading ZIP archive... -> Ready to flash!, then the install button with a blob manifest', async () => {
+  test('Ready -> Downloading ZIP archive... (with bytes received) -> Ready to flash!, then the install button with a blob manifest', async () => {
     jest.useFakeTimers({ advanceTimers: true });
     const zip = await firmwareZip();
-    let releaseZip: () => void = () => {};
-    const zipGate = new Promise<void>((r) => {
-      releaseZip = r;
+    let releaseRest: () => void = () => {};
+    const restGate = new Promise<void>((r) => {
+      releaseRest = r;
     });
-    const table = fakeFetch({
-      [via(source.releasesUrl)]: { json: releases },
-      [via(releases[1]!.assets[0]!.browser_download_url)]: { bytes: zip },
-    });
+    const half = Math.floor(zip.length / 2);
+    const table = fakeFetch({ [via(source.releasesUrl)]: { json: releases } });
+    // The zip arrives as a stream: the first half, then the rest once the test lets it.
     const gated: FetchLike = async (url, init) => {
-      if (url.includes('.zip')) await zipGate;
-      return table(url, init);
+      if (!url.includes('.zip')) return table(url, init);
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(zip.slice(0, half));
+          await restGate;
+          controller.enqueue(zip.slice(half));
+          controller.close();
+        },
+      });
+      return {
+        ok: true,
+        status: 200,
+        statusText: 'OK',
+        headers: { get: (name: string) => (name === 'content-length' ? String(zip.length) : null) },
+        body: body as unknown as globalThis.ReadableStream<Uint8Array>,
+        json: async () => null,
+        arrayBuffer: async () => zip.buffer as ArrayBuffer,
+      };
     };
     const { urls } = renderApp({}, CHROME, gated);
     const download = await screen.findByRole('button', { name: 'Download firmware 2222222' });
@@ -142,7 +159,13 @@ describe('download and extract', () => {
     expect(
       (screen.getByRole('button', { name: 'Downloading…' }) as HTMLButtonElement).disabled,
     ).toBe(true);
-    releaseZip();
+    const bar = await screen.findByRole('progressbar', { name: 'Download of firmware 2222222' });
+    expect([bar.getAttribute('value'), bar.getAttribute('max')]).toEqual([
+      String(half),
+      String(zip.length),
+    ]);
+    expect(screen.getByText(`${formatBytes(half)} of ${formatBytes(zip.length)}`)).toBeTruthy();
+    releaseRest();
     expect(await screen.findByText('Ready to flash!')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Download firmware/ })).toBeNull();
     const install = document.querySelector('tributary-install-button')!;

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, jest, test } from '@jest/globals';
+import { formatBytes } from '@/flasher/format';
 import type { FlashDeviceOptions, FlashResult } from '@/flasher/install/flash-device';
 import { FlashError } from '@/flasher/install/flash-errors';
-import { formatBytes, openInstallDialog } from '@/flasher/install/install-dialog';
+import { openInstallDialog } from '@/flasher/install/install-dialog';
 import { openNoPortDialog } from '@/flasher/install/no-port-dialog';
 
 const parts = [
