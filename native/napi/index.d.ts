@@ -45,6 +45,39 @@ export declare class Chain {
 }
 
 /**
+ * The audio engine: receivers, jitter buffers, per-sink mixers and senders on their own
+ * threads. Create it, `apply()` the solver output on every change, `stop()` it on shutdown.
+ */
+export declare class Engine {
+  /**
+   * Binds every receiver port and starts the engine's threads. Throws if a port cannot be
+   * bound (the message names it).
+   */
+  constructor(options?: EngineOptions | undefined | null)
+  /**
+   * Makes the running graph match the solver output. Unchanged paths play on without a gap;
+   * volume, EQ and delay changes ramp. Returns one message per sink the engine cannot play
+   * (e.g. `sinks[2].channels: 2 channels do not match channel_layout 5.1 (6 channels)`);
+   * those sinks are left out and everything else plays. Throws (InvalidArg) only when the
+   * state's shape is wrong (a bad address, protocol or layout name), changing nothing.
+   */
+  apply(state: EngineState): Array<string>
+  /** Counters and estimates for every source and sink. */
+  stats(): EngineStats
+  /** Senders no source matches, most recently heard first. */
+  unknownSenders(): Array<EngineUnknownSender>
+  /** The ports actually bound (useful with port 0). */
+  ports(): EnginePorts
+  /** Whether the engine is running (false after `stop()`). */
+  get running(): boolean
+  /**
+   * Stops every thread and closes every socket; the ports are free when it returns.
+   * Calling it again does nothing.
+   */
+  stop(): void
+}
+
+/**
  * Sums N interleaved PCM inputs of one format (the sum has f32 headroom) and passes it through
  * a soft limiter (knee -1 dBFS, ceiling 0.999), so overload saturates smoothly, never wraps.
  */
@@ -110,6 +143,172 @@ export interface ChainSettings {
    * input faster). Needs a resampler (different rates or driftCorrection).
    */
   ratioAdjust?: number
+}
+
+/** Options for `new Engine()`. Every field is optional. */
+export interface EngineOptions {
+  /** Address the receivers bind: `0.0.0.0` (default) or one local address. */
+  bind?: string
+  /** Plain Scream UDP ports (default `[4010, 16401]`); 0 picks a free port. */
+  screamPorts?: Array<number>
+  /** Per-application (tagged) Scream port (default 16402). */
+  taggedPort?: number
+  /** Listen for per-application (tagged) Scream at all (default true). */
+  tagged?: boolean
+  /**
+   * RTP ports always listened on (default `[40000]`; RTCP on port + 1). Ports RTP sources
+   * name are opened by `apply` too.
+   */
+  rtpPorts?: Array<number>
+  /** IPv4 multicast groups every receiver joins. */
+  multicastGroups?: Array<string>
+  /**
+   * Jitter buffer: adaptive (default: tracks measured jitter between `jitterMinMs` and
+   * `jitterMaxMs`) or fixed at `jitterMinMs`.
+   */
+  jitterAdaptive?: boolean
+  /** The fixed size, or the adaptive floor: 20-200 ms (default 20, low latency). */
+  jitterMinMs?: number
+  /** The adaptive ceiling: 20-200 ms (default 200). */
+  jitterMaxMs?: number
+  /** TTL of multicast packets sent (default 64). */
+  multicastTtl?: number
+}
+
+/** One real source playing on a sink, with effective levels (a solver path). */
+export interface EnginePath {
+  /** Source name (for stats). */
+  source: string
+  /** Stable source identity. */
+  source_config_id: string
+  /** Sender address streams are matched by; null when unknown. */
+  ip?: string | null
+  /** Stream tag (per-application Scream: `ip/program`); null when none. */
+  tag?: string | null
+  /** RTP reception settings; null for Scream sources. */
+  rtp?: EngineRtpSource | null
+  /** Effective volume 0.0-1.0. */
+  volume: number
+  /** Effective band gains b1..b18, each 0.0-2.0 (1.0 flat). */
+  eq: Array<number>
+  /** Effective delay in ms, 0-300000 (timeshift buffer). */
+  delay_ms: number
+}
+
+/** The ports the engine listens on. */
+export interface EnginePorts {
+  scream: Array<number>
+  tagged?: number
+  rtp: Array<number>
+}
+
+/** RTP reception settings of a source (the config's `rtp` object). */
+export interface EngineRtpSource {
+  /** Local or multicast address to listen on; null listens on all. */
+  listen_ip?: string | null
+  /** UDP port of the stream (RTCP on port + 1). */
+  port: number
+  /** S16BE (= L16), S16LE, L24 (= S24BE). */
+  format: string
+  sample_rate: number
+  channels: number
+  /** Payload type to accept; null accepts any. */
+  payload_type?: number | null
+}
+
+/** One real sink (a solver sink). */
+export interface EngineSink {
+  name: string
+  /** Stable sink identity. */
+  config_id: string
+  /** Destination; null sends nothing. */
+  ip?: string | null
+  /** Destination port (default 4010). */
+  port?: number | null
+  /** scream, rtp or tcp. */
+  protocol: string
+  sample_rate: number
+  /** 16, 24 or 32 (RTP: 16 or 24). */
+  bit_depth: number
+  channels: number
+  /** mono, stereo, quad, surround, 3.1, 4.0, 5.1, 5.1(side), 7.1. */
+  channel_layout: string
+  volume_normalization: boolean
+  paths: Array<EnginePath>
+}
+
+/** Per-sink statistics. */
+export interface EngineSinkStats {
+  config_id: string
+  name: string
+  packets: number
+  bytes: number
+  /** Times a playing path ran out of buffered audio (concealed with a fade). */
+  underruns: number
+  send_errors: number
+  /** Bytes rendered but not yet sent. */
+  queue_bytes: number
+  /** Largest lateness of a packet against its deadline since the previous stats call, ms. */
+  max_late_ms: number
+}
+
+/** Per-source statistics. */
+export interface EngineSourceStats {
+  config_id: string
+  name: string
+  packets: number
+  bytes: number
+  /** Packets never received (RFC 3550: a late arrival counts as received). */
+  lost: number
+  /** Packets that arrived after their audio had played. */
+  late: number
+  reordered: number
+  duplicates: number
+  /** Malformed, truncated or oversized packets dropped. */
+  malformed: number
+  rtcp_packets: number
+  /** Interarrival jitter (RFC 3550), ms. */
+  jitter_ms: number
+  /** Audio queued ahead of playback, ms. */
+  buffer_ms: number
+  /** Sender clock error against the router's clock, ppm (positive: fast). */
+  drift_ppm: number
+  /** Detected stream format, e.g. `rtp L16 48000 Hz 2 ch`; null before the first packet. */
+  format?: string
+}
+
+/** The desired state: the solver output. */
+export interface EngineState {
+  sinks: Array<EngineSink>
+}
+
+/** A snapshot of the engine. */
+export interface EngineStats {
+  uptime_s: number
+  /** CPU time used by the engine's threads since start, seconds. */
+  cpu_s: number
+  /** Datagrams dropped because the engine thread fell behind. */
+  queue_overflows: number
+  /** Packets from senders no source matches. */
+  unknown_packets: number
+  /** Malformed packets from unknown senders. */
+  malformed_unknown: number
+  sources: Array<EngineSourceStats>
+  sinks: Array<EngineSinkStats>
+}
+
+/** A sender no source matches, for the dashboard to offer as a new source. */
+export interface EngineUnknownSender {
+  /** scream, scream-tagged or rtp. */
+  kind: string
+  address: string
+  /** Local port it arrived on. */
+  port: number
+  /** Per-application tag (`ip/program`), for tagged Scream. */
+  tag?: string
+  packets: number
+  format?: string
+  last_seen_ms_ago: number
 }
 
 /** How to build a mixer. */

@@ -836,4 +836,5 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.Chain = nativeBinding.Chain
+module.exports.Engine = nativeBinding.Engine
 module.exports.Mixer = nativeBinding.Mixer

@@ -6,3 +6,4 @@ mod chain;
 mod convert;
 mod mixer;
 // Engine bindings (native/napi/src/engine*.rs) are declared below this line.
+mod engine;
