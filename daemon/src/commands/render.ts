@@ -2,10 +2,7 @@
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Chain } from '@tributary/native';
-import { defaultEqualizers } from '../config/defaults.js';
-import { ConfigFileError, parseEqualizersText } from '../config/documents.js';
 import { EQ_BAND_KEYS } from '../schema/common.js';
-import { readSettings } from '../settings.js';
 import {
   formatText,
   parseRenderArgs,
@@ -54,7 +51,7 @@ export async function run(argv: string[]): Promise<number> {
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const usageError =
-      err instanceof RenderError || err instanceof ConfigFileError || e.code === 'InvalidArg';
+      err instanceof RenderError || e.name === 'ConfigFileError' || e.code === 'InvalidArg';
     process.stderr.write(`tributary render: ${e.message}\n`);
     return usageError ? 2 : 1;
   }
@@ -62,6 +59,12 @@ export async function run(argv: string[]): Promise<number> {
 
 /** The 18 gains of a preset from equalizers.yaml (the daemon's file, or --equalizers). */
 async function presetGains(name: string, file: string | undefined): Promise<number[]> {
+  // The configuration code (YAML, schemas) loads only when a preset is asked for.
+  const [{ parseEqualizersText }, { defaultEqualizers }, { readSettings }] = await Promise.all([
+    import('../config/documents.js'),
+    import('../config/defaults.js'),
+    import('../settings.js'),
+  ]);
   const path = file ?? readSettings().equalizerPath;
   let text: string | null = null;
   try {

@@ -49,50 +49,90 @@ fn kaiser_beta(attenuation_db: f64) -> f64 {
     }
 }
 
-/// Designs the table for converting `in_rate` to `out_rate`. The cut-off sits midway between
-/// [`PASS_EDGE`] and [`STOP_EDGE`] of the lower rate; the length follows Kaiser's formula for
-/// that transition width, rounded up to a multiple of 8.
+/// The filter for converting `in_rate` to `out_rate`: cut-off midway between [`PASS_EDGE`] and
+/// [`STOP_EDGE`] of the lower rate, length from Kaiser's formula for that transition width,
+/// rounded up to a multiple of 8.
+#[derive(Clone, Copy, Debug)]
+pub struct Design {
+    pub taps: usize,
+    cutoff: f64,
+    beta: f64,
+}
+
+impl Design {
+    pub fn new(in_rate: u32, out_rate: u32) -> Self {
+        let low = in_rate.min(out_rate) as f64;
+        let scale = low / in_rate as f64; // frequencies below in cycles per input sample
+        let transition = (STOP_EDGE - PASS_EDGE) * scale;
+        let n = ((STOPBAND_DB - 7.95) / (14.36 * transition)).ceil() as usize + 1;
+        Design {
+            taps: n.div_ceil(8) * 8,
+            cutoff: 0.5 * (PASS_EDGE + STOP_EDGE) * scale,
+            beta: kaiser_beta(STOPBAND_DB),
+        }
+    }
+
+    /// Rows for the fractional positions `k / phases`, k = 0..rows, each normalised to unity
+    /// gain at DC.
+    pub fn table(&self, phases: usize, rows: usize) -> PolyphaseTable {
+        let taps = self.taps;
+        let half = (taps / 2) as f64;
+        let i0_beta = bessel_i0(self.beta);
+        let mut coefs = vec![0.0f32; rows * taps];
+        let mut row = vec![0.0f64; taps];
+        for phase in 0..rows {
+            let frac = phase as f64 / phases as f64;
+            for (j, c) in row.iter_mut().enumerate() {
+                let t = frac + half - 1.0 - j as f64;
+                let x = t / half;
+                let window = if x.abs() >= 1.0 {
+                    0.0
+                } else {
+                    bessel_i0(self.beta * (1.0 - x * x).sqrt()) / i0_beta
+                };
+                let arg = 2.0 * self.cutoff * t;
+                let sinc = if arg == 0.0 {
+                    1.0
+                } else {
+                    (std::f64::consts::PI * arg).sin() / (std::f64::consts::PI * arg)
+                };
+                *c = 2.0 * self.cutoff * sinc * window;
+            }
+            let sum: f64 = row.iter().sum();
+            for (dst, c) in coefs[phase * taps..(phase + 1) * taps].iter_mut().zip(&row) {
+                *dst = (c / sum) as f32;
+            }
+        }
+        PolyphaseTable {
+            taps,
+            phases,
+            coefs,
+        }
+    }
+}
+
+/// The interpolation table: [`PHASES`] + 1 rows (the last is the next sample's phase 0).
 pub fn design(in_rate: u32, out_rate: u32) -> PolyphaseTable {
-    let low = in_rate.min(out_rate) as f64;
-    let scale = low / in_rate as f64; // frequencies below in cycles per input sample
-    let cutoff = 0.5 * (PASS_EDGE + STOP_EDGE) * scale;
-    let transition = (STOP_EDGE - PASS_EDGE) * scale;
-    let n = ((STOPBAND_DB - 7.95) / (14.36 * transition)).ceil() as usize + 1;
-    let taps = n.div_ceil(8) * 8;
-    let half = (taps / 2) as f64;
-    let beta = kaiser_beta(STOPBAND_DB);
-    let i0_beta = bessel_i0(beta);
-    let mut coefs = vec![0.0f32; (PHASES + 1) * taps];
-    let mut row = vec![0.0f64; taps];
-    for phase in 0..=PHASES {
-        let frac = phase as f64 / PHASES as f64;
-        for (j, c) in row.iter_mut().enumerate() {
-            let t = frac + half - 1.0 - j as f64;
-            let x = t / half;
-            let window = if x.abs() >= 1.0 {
-                0.0
-            } else {
-                bessel_i0(beta * (1.0 - x * x).sqrt()) / i0_beta
-            };
-            let arg = 2.0 * cutoff * t;
-            let sinc = if arg == 0.0 {
-                1.0
-            } else {
-                (std::f64::consts::PI * arg).sin() / (std::f64::consts::PI * arg)
-            };
-            *c = 2.0 * cutoff * sinc * window;
-        }
-        // Exact unity gain at DC for every phase.
-        let sum: f64 = row.iter().sum();
-        for (dst, c) in coefs[phase * taps..(phase + 1) * taps].iter_mut().zip(&row) {
-            *dst = (c / sum) as f32;
-        }
+    Design::new(in_rate, out_rate).table(PHASES, PHASES + 1)
+}
+
+/// Largest phase count for which an exact rational table is built.
+pub const MAX_EXACT_PHASES: usize = 1024;
+
+/// For a rational ratio `in_rate / out_rate = step / phases` with at most
+/// [`MAX_EXACT_PHASES`] phases: the exact table (one row per output phase) and `step`.
+pub fn design_exact(in_rate: u32, out_rate: u32) -> Option<(PolyphaseTable, usize)> {
+    let g = gcd(in_rate as usize, out_rate as usize);
+    let (step, phases) = (in_rate as usize / g, out_rate as usize / g);
+    (phases <= MAX_EXACT_PHASES)
+        .then(|| (Design::new(in_rate, out_rate).table(phases, phases), step))
+}
+
+fn gcd(mut a: usize, mut b: usize) -> usize {
+    while b != 0 {
+        (a, b) = (b, a % b);
     }
-    PolyphaseTable {
-        taps,
-        phases: PHASES,
-        coefs,
-    }
+    a
 }
 
 #[cfg(test)]
@@ -104,6 +144,15 @@ mod tests {
         assert!((bessel_i0(0.0) - 1.0).abs() < 1e-15);
         assert!((bessel_i0(1.0) - 1.266_065_877_752_008_4).abs() < 1e-12);
         assert!((bessel_i0(10.0) - 2_815.716_628_466_254).abs() < 1e-8);
+    }
+
+    #[test]
+    fn exact_tables_exist_for_the_supported_rate_pairs() {
+        let (t, step) = design_exact(44_100, 48_000).unwrap();
+        assert_eq!((t.phases, step), (160, 147));
+        assert_eq!(t.row(80), design(44_100, 48_000).row(PHASES / 2));
+        assert_eq!(design_exact(192_000, 44_100).unwrap().1, 640);
+        assert!(design_exact(44_100, 47_999).is_none());
     }
 
     #[test]
