@@ -7,13 +7,15 @@ import { basename, dirname, join } from 'node:path';
 
 /**
  * Writes `text` to a temporary file beside `path`, fsyncs it, renames it over `path`, fsyncs the
- * directory. The file keeps its permissions; a new one gets `newFileMode`.
+ * directory. The file keeps its permissions; a new one gets `newFileMode`. When `beforeRename`
+ * answers false the temporary file is removed, `path` is left alone and the result is false.
  */
 export async function writeFileAtomic(
   path: string,
   text: string,
   newFileMode = 0o644,
-): Promise<void> {
+  beforeRename: () => Promise<boolean> = async () => true,
+): Promise<boolean> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const mode = await stat(path).then(
@@ -28,12 +30,17 @@ export async function writeFileAtomic(
     } finally {
       await file.close();
     }
+    if (!(await beforeRename())) {
+      await unlink(temp);
+      return false;
+    }
     await rename(temp, path);
   } catch (err) {
     await unlink(temp).catch(() => {});
     throw err;
   }
   await syncDirectory(dir);
+  return true;
 }
 
 /**

@@ -9,8 +9,9 @@
 // - A file that fails validation is never overwritten: it is reported, kept, and the running
 //   state stays. If the daemon must save while it is still invalid, it is first moved aside to
 //   `config.yaml.rejected-<time>`.
-// - Limit: an editor saving in the few milliseconds between the daemon's re-read and its rename
-//   loses that save (there is no lock both sides honour); the next hand edit is picked up.
+// - An editor saving while the daemon writes is noticed just before the rename (the file's
+//   inode, size and mtime changed) and merged in a retry; only a save in the microseconds
+//   between that check and the rename could be overwritten (no lock both sides honour).
 import { type FSWatcher, watch } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
@@ -29,7 +30,7 @@ import {
   parseConfigText,
   parseEqualizersText,
 } from './documents.js';
-import { type MergeConflict, mergeLists } from './merge.js';
+import { listDistance, type MergeConflict, mergeLists } from './merge.js';
 import { type Config, emptyConfig, type Kind, LIST_OF, validateConfig } from './model.js';
 
 export interface StoreLogger {
@@ -73,14 +74,18 @@ interface Doc<T> {
   readonly label: string;
   /** The text on disk as the daemon last wrote or read it (null: no file). */
   text: string | null;
-  /** The parsed value of `text`: the merge base. */
+  /** The parsed value of `text`: what the daemon last wrote or read. */
   base: T;
+  /** The last versions written or read, newest last: merge base candidates (see #mergeHandEdit). */
+  history: T[];
   /** An invalid text already reported, so it is reported once. */
   reported: string | null;
   parse(text: string): Parsed<T>;
   render(value: T): string;
   pick(config: Config): T;
   merge(base: T, ours: T, theirs: T, conflicts: MergeConflict[]): T;
+  /** How many entries differ between two versions. */
+  distance(a: T, b: T): number;
   validate(value: T): Problem[];
 }
 
@@ -92,6 +97,14 @@ function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
+}
+
+const HISTORY = 32;
+
+function setBase<T>(doc: Doc<T>, value: T): void {
+  doc.base = value;
+  doc.history.push(value);
+  if (doc.history.length > HISTORY) doc.history.shift();
 }
 
 /** Gives entries that came without a config_id the id of the base entry with the same name. */
@@ -149,6 +162,7 @@ export class ConfigStore {
       label: basename(options.configPath),
       text: null,
       base: defaultConfig(),
+      history: [],
       reported: null,
       parse: (text) => parseConfigText(text, options.configPath),
       render: configText,
@@ -165,12 +179,17 @@ export class ConfigStore {
         routes: mergeLists(base.routes, ours.routes, theirs.routes, (e) => e.config_id, conflicts),
       }),
       validate: (value) => validateConfig({ ...value, equalizers: [] }),
+      distance: (a, b) =>
+        listDistance(a.sinks, b.sinks, (e) => e.config_id) +
+        listDistance(a.sources, b.sources, (e) => e.config_id) +
+        listDistance(a.routes, b.routes, (e) => e.config_id),
     };
     const equalizerDoc: Doc<EqualizersPart> = {
       path: options.equalizerPath,
       label: basename(options.equalizerPath),
       text: null,
       base: defaultEqualizers(),
+      history: [],
       reported: null,
       parse: (text) => parseEqualizersText(text, options.equalizerPath),
       render: equalizersText,
@@ -185,18 +204,20 @@ export class ConfigStore {
         ),
       }),
       validate: (value) => validateConfig({ ...emptyConfig(), ...value }),
+      distance: (a, b) => listDistance(a.equalizers, b.equalizers, (p) => p.name),
     };
     for (const doc of [configDoc, equalizerDoc] as Doc<unknown>[]) {
       await mkdir(dirname(doc.path), { recursive: true });
       const text = await readTextIfExists(doc.path);
       if (text === null) {
+        setBase(doc, doc.base);
         doc.text = doc.render(doc.base);
         await writeFileAtomic(doc.path, doc.text);
         log.info(`created ${doc.path} with the built-in defaults`);
         continue;
       }
       const parsed = doc.parse(text); // throws ConfigFileError: refuse to start
-      doc.base = parsed.value;
+      setBase(doc, parsed.value);
       doc.text = text;
       if (parsed.generatedIds.size > 0) {
         doc.text = doc.render(parsed.value);
@@ -330,8 +351,24 @@ export class ConfigStore {
 
   async #saveDoc<T>(doc: Doc<T>, wanted: T): Promise<T> {
     let ours = wanted;
+    // A hand edit landing between the re-read and the rename is caught by comparing the file's
+    // signature just before the rename; then read, merge and write again (with what was merged).
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.#trySaveDoc(doc, ours, attempt < 5);
+      if (!('retry' in outcome)) return outcome.saved;
+      ours = outcome.retry;
+    }
+  }
+
+  async #trySaveDoc<T>(
+    doc: Doc<T>,
+    wanted: T,
+    guard: boolean,
+  ): Promise<{ saved: T } | { retry: T }> {
+    let ours = wanted;
     let onDisk: T = doc.base;
     let rejected = false;
+    let seen = await this.#signature(doc.path);
     const disk = await readTextIfExists(doc.path).catch((err: Error) => {
       throw Object.assign(err, { file: doc.path });
     });
@@ -347,9 +384,10 @@ export class ConfigStore {
         if (merged.mustWrite) onDisk = undefined as T;
       }
     }
-    if (disk !== null && !rejected && isDeepStrictEqual(ours, onDisk)) return ours;
-    if (disk !== null && rejected && isDeepStrictEqual(ours, doc.base)) return ours;
+    if (disk !== null && !rejected && isDeepStrictEqual(ours, onDisk)) return { saved: ours };
+    if (disk !== null && rejected && isDeepStrictEqual(ours, doc.base)) return { saved: ours };
     const text = doc.render(ours);
+    let written: boolean;
     try {
       if (rejected) {
         const aside = await keepAside(doc.path, 'rejected');
@@ -357,15 +395,18 @@ export class ConfigStore {
           `${doc.path} is invalid and the daemon had to save a change: kept it as ${aside}`,
         );
         doc.reported = null;
+        seen = 'missing';
       }
-      await writeFileAtomic(doc.path, text);
+      const unchanged = async () => !guard || (await this.#signature(doc.path)) === seen;
+      written = await writeFileAtomic(doc.path, text, 0o644, unchanged);
     } catch (err) {
       throw Object.assign(err as Error, { file: doc.path });
     }
+    if (!written) return { retry: ours };
     doc.text = text;
-    doc.base = ours;
+    setBase(doc, ours);
     await this.#remember(doc.path);
-    return ours;
+    return { saved: ours };
   }
 
   /**
@@ -394,8 +435,15 @@ export class ConfigStore {
     if (doc === (this.#docs[0] as unknown)) {
       adoptIds(doc.base as ConfigPart, theirs as unknown as Parsed<ConfigPart>);
     }
+    // The base is the version the editor most likely started from: of the versions the daemon
+    // wrote lately, the one closest to the edit. Usually the latest; after an editor saved a
+    // buffer it opened a few API changes ago, an older one, so those API changes are kept
+    // instead of being read as deletions.
+    const base = doc.history.reduce((best, candidate) =>
+      doc.distance(candidate, theirs.value) <= doc.distance(best, theirs.value) ? candidate : best,
+    );
     const conflicts: MergeConflict[] = [];
-    const merged = doc.merge(doc.base, ours, theirs.value, conflicts);
+    const merged = doc.merge(base, ours, theirs.value, conflicts);
     const problems = doc.validate(merged);
     if (problems.length > 0) {
       this.#log.error(
@@ -412,7 +460,7 @@ export class ConfigStore {
     }
     this.#log.info(`reloaded ${doc.path} (edited by hand)`);
     doc.text = disk;
-    doc.base = theirs.value;
+    setBase(doc, theirs.value);
     doc.reported = null;
     return { value: merged, theirs: theirs.value, mustWrite: theirs.generatedIds.size > 0 };
   }

@@ -196,6 +196,49 @@ describe('config store', () => {
     assert.ok(logs.some((l) => l.message.includes('reloaded')));
   });
 
+  test('an editor saving a buffer opened before some API changes does not undo them', async (t) => {
+    const { store, file } = await open(t, undefined, 60_000);
+    await store.change((c) => addEntity(c, 'sink', sink('Kitchen')));
+    const opened = readFileSync(file, 'utf8'); // the editor loads the file
+    await store.change((c) => addEntity(c, 'sink', sink('Den'))); // meanwhile, through the API
+    await store.change((c) => updateEntity(c, 'sink', 'Kitchen', { volume: 0.4 }));
+    // The user saves the old buffer with their own change: Kitchen's IP.
+    const doc = parse(opened);
+    doc.sinks[0].ip = '10.0.0.77';
+    writeFileSync(file, stringify(doc));
+    await store.reload();
+    const kitchen = find(store.config as never, 'sink', 'Kitchen');
+    assert.equal(kitchen.ip, '10.0.0.77', 'the hand edit is applied');
+    assert.equal(kitchen.volume, 0.4, 'the API change to the same entry is kept');
+    assert.deepEqual(
+      store.config.sinks.map((s) => s.name),
+      ['Kitchen', 'Den'],
+      'the sink added through the API is not taken for a deletion',
+    );
+    const saved = parse(readFileSync(file, 'utf8'));
+    assert.deepEqual(
+      saved.sinks.map((s: { name: string }) => s.name),
+      ['Kitchen', 'Den'],
+      'and the merged result is what the file holds',
+    );
+  });
+
+  test('a hand deletion is still a deletion', async (t) => {
+    const { store, file } = await open(t, undefined, 60_000);
+    await store.change((c) => {
+      addEntity(c, 'sink', sink('Kitchen'));
+      addEntity(c, 'sink', sink('Den'));
+    });
+    const doc = parse(readFileSync(file, 'utf8'));
+    doc.sinks.splice(1, 1);
+    writeFileSync(file, stringify(doc));
+    await store.reload();
+    assert.deepEqual(
+      store.config.sinks.map((s) => s.name),
+      ['Kitchen'],
+    );
+  });
+
   test('a corrupt hand edit is reported, kept, and the running state is not lost', async (t) => {
     const { store, file, dir, logs } = await open(t);
     await store.change((c) => addEntity(c, 'sink', sink('Kitchen')));
