@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import engine, { type EngineSettings } from './engine/index.js';
 import auth from './plugins/auth.js';
 import configStore from './plugins/config-store.js';
 import errorHandler from './plugins/error-handler.js';
@@ -25,6 +26,8 @@ export interface AppOptions {
   readonly apiToken?: string | undefined;
   /** UDP port of media commands (default 9999). */
   readonly mediaCommandPort?: number;
+  /** The audio engine's settings (`readEngineSettings()`); absent or null runs without audio. */
+  readonly engine?: EngineSettings | null;
 }
 
 /** Options for the Fastify instance the app is registered on (server.ts and tests). */
@@ -66,6 +69,7 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
     },
   });
 
+  await fastify.register(engine, { settings: options.engine ?? null });
   await fastify.register(systemRoutes);
   await fastify.register(sinkRoutes, { prefix: '/sinks' });
   await fastify.register(sourceRoutes, {

@@ -1,0 +1,66 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { errors } from '../routes/shared.js';
+import { StatsMessage } from './schema.js';
+
+const tags = ['System'];
+/** How often /ws/stats pushes a message. */
+export const STATS_INTERVAL_MS = 1000;
+
+/** GET /api/stats and /ws/stats: the engine's counters for every source and sink. */
+const statsRoutes: FastifyPluginAsync = async (fastify) => {
+  const engine = fastify.engine;
+
+  fastify.get(
+    '/api/stats',
+    {
+      schema: {
+        tags,
+        operationId: 'getStats',
+        summary: 'Audio engine statistics',
+        description:
+          'Per source: packets, bytes, lost, late, reordered, malformed, jitter, buffer level, ' +
+          'clock drift and detected format. Per sink: packets, underruns, queue. The engine: ' +
+          'state, CPU, ports, and senders no source matches.',
+        response: { 200: StatsMessage, ...errors() },
+      },
+    },
+    async () => engine.stats(),
+  );
+
+  fastify.get(
+    '/ws/stats',
+    {
+      websocket: true,
+      config: {
+        swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, hide: false }, url }),
+      },
+      schema: {
+        tags,
+        operationId: 'watchStats',
+        summary: 'Live audio engine statistics (WebSocket)',
+        description:
+          'Upgrade to a WebSocket. The daemon sends a StatsMessage (the GET /api/stats body) at ' +
+          'once and then every second. Messages from the client are ignored.',
+        response: {
+          101: {
+            ...StatsMessage,
+            description: 'Switching protocols; every message is a StatsMessage.',
+          },
+          ...errors(),
+        },
+      },
+    },
+    (socket) => {
+      const send = () => {
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(engine.stats()));
+      };
+      send();
+      const timer = setInterval(send, STATS_INTERVAL_MS);
+      const stop = () => clearInterval(timer);
+      socket.on('close', stop);
+      socket.on('error', stop);
+    },
+  );
+};
+
+export default statsRoutes;
