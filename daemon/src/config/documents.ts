@@ -31,6 +31,8 @@ export interface Parsed<T> {
   value: T;
   /** config_ids made up for entries that had none (the file should be rewritten with them). */
   generatedIds: Set<string>;
+  /** The file's `revision` (null when the line is missing). */
+  revision: number | null;
 }
 
 /** Parses YAML safely (core schema: plain data only, no custom tags, duplicate keys refused). */
@@ -70,7 +72,7 @@ export function parseConfigText(text: string, file: string): Parsed<ConfigPart> 
   };
   const semantic = validateConfig({ ...value, equalizers: [] });
   if (semantic.length > 0) throw new ConfigFileError(file, semantic);
-  return { value, generatedIds };
+  return { value, generatedIds, revision: raw.revision ?? null };
 }
 
 /** Parses and validates equalizers.yaml text; throws ConfigFileError listing every problem. */
@@ -78,12 +80,13 @@ export function parseEqualizersText(text: string, file: string): Parsed<Equalize
   const data = parseYaml(text, file);
   const problems = check(EqualizersFile, data);
   if (problems.length > 0) throw new ConfigFileError(file, problems);
+  const { revision } = data as EqualizersFile;
   const equalizers = (data as EqualizersFile).equalizers.map(
     (p) => ({ name: p.name, ...bandsOf(p as EqualizerPreset) }) as EqualizerPreset,
   );
   const semantic = validateConfig({ sinks: [], sources: [], routes: [], equalizers });
   if (semantic.length > 0) throw new ConfigFileError(file, semantic);
-  return { value: { equalizers }, generatedIds: new Set() };
+  return { value: { equalizers }, generatedIds: new Set(), revision: revision ?? null };
 }
 
 /** `value` with its keys in `order` first (then any others), as the schema lists them. */
@@ -118,13 +121,15 @@ function render(comment: string, value: unknown): string {
   return doc.toString({ lineWidth: 0 });
 }
 
-export function configText(config: ConfigPart): string {
+export function configText(config: ConfigPart, revision = 0): string {
   return render(
     ' Tributary configuration: sinks, sources and routes.\n' +
       ' Saved by the daemon on every change. Hand edits are picked up a few seconds after the file\n' +
       ' is saved; a file that fails validation is reported in the log and not overwritten.\n' +
+      ' Leave `revision` as it is: it lets your edit be merged with API changes made meanwhile.\n' +
       ' Check a file with: tributary config check FILE',
     {
+      revision,
       sinks: config.sinks.map((e) => ordered(e, SINK_ORDER)),
       sources: config.sources.map((e) => ({
         ...ordered(e, SOURCE_ORDER),
@@ -135,10 +140,13 @@ export function configText(config: ConfigPart): string {
   );
 }
 
-export function equalizersText(config: EqualizersPart): string {
+export function equalizersText(config: EqualizersPart, revision = 0): string {
   return render(
     ' Tributary equalizer presets: a name and 18 band gains b1..b18 (0.0 to 2.0, 1.0 flat).\n' +
       ' Saved by the daemon on every change; hand edits are picked up like config.yaml.',
-    { equalizers: config.equalizers.map((p) => ordered(p, ['name', ...EQ_BAND_KEYS])) },
+    {
+      revision,
+      equalizers: config.equalizers.map((p) => ordered(p, ['name', ...EQ_BAND_KEYS])),
+    },
   );
 }

@@ -85,19 +85,3 @@ export function mergeLists<T extends object>(
   }
   return out;
 }
-
-/** How many entries differ between two versions of a list (added, removed or changed). */
-export function listDistance<T extends object>(
-  a: readonly T[],
-  b: readonly T[],
-  keyOf: (entry: T) => string,
-): number {
-  const byKey = new Map(a.map((e) => [keyOf(e), e]));
-  let distance = 0;
-  for (const e of b) {
-    const other = byKey.get(keyOf(e));
-    if (other === undefined || !isDeepStrictEqual(other, e)) distance++;
-    byKey.delete(keyOf(e));
-  }
-  return distance + byKey.size;
-}

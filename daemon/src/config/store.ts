@@ -30,7 +30,7 @@ import {
   parseConfigText,
   parseEqualizersText,
 } from './documents.js';
-import { listDistance, type MergeConflict, mergeLists } from './merge.js';
+import { type MergeConflict, mergeLists } from './merge.js';
 import { type Config, emptyConfig, type Kind, LIST_OF, validateConfig } from './model.js';
 
 export interface StoreLogger {
@@ -76,16 +76,16 @@ interface Doc<T> {
   text: string | null;
   /** The parsed value of `text`: what the daemon last wrote or read. */
   base: T;
-  /** The last versions written or read, newest last: merge base candidates (see #mergeHandEdit). */
-  history: T[];
+  /** The highest `revision` written or read; the next save writes one more. */
+  revision: number;
+  /** The last versions written or read with their revision, newest last: merge bases. */
+  history: { revision: number | null; value: T }[];
   /** An invalid text already reported, so it is reported once. */
   reported: string | null;
   parse(text: string): Parsed<T>;
-  render(value: T): string;
+  render(value: T, revision: number): string;
   pick(config: Config): T;
   merge(base: T, ours: T, theirs: T, conflicts: MergeConflict[]): T;
-  /** How many entries differ between two versions. */
-  distance(a: T, b: T): number;
   validate(value: T): Problem[];
 }
 
@@ -101,9 +101,10 @@ function deepFreeze<T>(value: T): T {
 
 const HISTORY = 32;
 
-function setBase<T>(doc: Doc<T>, value: T): void {
+function setBase<T>(doc: Doc<T>, value: T, revision: number | null): void {
   doc.base = value;
-  doc.history.push(value);
+  doc.revision = Math.max(doc.revision, revision ?? 0);
+  doc.history.push({ revision, value });
   if (doc.history.length > HISTORY) doc.history.shift();
 }
 
@@ -162,6 +163,7 @@ export class ConfigStore {
       label: basename(options.configPath),
       text: null,
       base: defaultConfig(),
+      revision: 0,
       history: [],
       reported: null,
       parse: (text) => parseConfigText(text, options.configPath),
@@ -179,16 +181,13 @@ export class ConfigStore {
         routes: mergeLists(base.routes, ours.routes, theirs.routes, (e) => e.config_id, conflicts),
       }),
       validate: (value) => validateConfig({ ...value, equalizers: [] }),
-      distance: (a, b) =>
-        listDistance(a.sinks, b.sinks, (e) => e.config_id) +
-        listDistance(a.sources, b.sources, (e) => e.config_id) +
-        listDistance(a.routes, b.routes, (e) => e.config_id),
     };
     const equalizerDoc: Doc<EqualizersPart> = {
       path: options.equalizerPath,
       label: basename(options.equalizerPath),
       text: null,
       base: defaultEqualizers(),
+      revision: 0,
       history: [],
       reported: null,
       parse: (text) => parseEqualizersText(text, options.equalizerPath),
@@ -204,23 +203,24 @@ export class ConfigStore {
         ),
       }),
       validate: (value) => validateConfig({ ...emptyConfig(), ...value }),
-      distance: (a, b) => listDistance(a.equalizers, b.equalizers, (p) => p.name),
     };
     for (const doc of [configDoc, equalizerDoc] as Doc<unknown>[]) {
       await mkdir(dirname(doc.path), { recursive: true });
       const text = await readTextIfExists(doc.path);
       if (text === null) {
-        setBase(doc, doc.base);
-        doc.text = doc.render(doc.base);
+        setBase(doc, doc.base, 1);
+        doc.text = doc.render(doc.base, 1);
         await writeFileAtomic(doc.path, doc.text);
         log.info(`created ${doc.path} with the built-in defaults`);
         continue;
       }
       const parsed = doc.parse(text); // throws ConfigFileError: refuse to start
-      setBase(doc, parsed.value);
+      setBase(doc, parsed.value, parsed.revision);
       doc.text = text;
       if (parsed.generatedIds.size > 0) {
-        doc.text = doc.render(parsed.value);
+        doc.revision += 1;
+        setBase(doc, parsed.value, doc.revision);
+        doc.text = doc.render(parsed.value, doc.revision);
         await writeFileAtomic(doc.path, doc.text);
         log.info(`gave ${parsed.generatedIds.size} entries in ${doc.path} a config_id`);
       }
@@ -386,7 +386,8 @@ export class ConfigStore {
     }
     if (disk !== null && !rejected && isDeepStrictEqual(ours, onDisk)) return { saved: ours };
     if (disk !== null && rejected && isDeepStrictEqual(ours, doc.base)) return { saved: ours };
-    const text = doc.render(ours);
+    const revision = doc.revision + 1;
+    const text = doc.render(ours, revision);
     let written: boolean;
     try {
       if (rejected) {
@@ -404,7 +405,7 @@ export class ConfigStore {
     }
     if (!written) return { retry: ours };
     doc.text = text;
-    setBase(doc, ours);
+    setBase(doc, ours, revision);
     await this.#remember(doc.path);
     return { saved: ours };
   }
@@ -435,13 +436,14 @@ export class ConfigStore {
     if (doc === (this.#docs[0] as unknown)) {
       adoptIds(doc.base as ConfigPart, theirs as unknown as Parsed<ConfigPart>);
     }
-    // The base is the version the editor most likely started from: of the versions the daemon
-    // wrote lately, the one closest to the edit. Usually the latest; after an editor saved a
-    // buffer it opened a few API changes ago, an older one, so those API changes are kept
-    // instead of being read as deletions.
-    const base = doc.history.reduce((best, candidate) =>
-      doc.distance(candidate, theirs.value) <= doc.distance(best, theirs.value) ? candidate : best,
-    );
+    // The base is the version the edit started from, named by the file's `revision` line: a
+    // buffer opened before some API changes then keeps them instead of undoing them. Without
+    // the line (or for a version too old to remember), the version the daemon last wrote.
+    const from =
+      theirs.revision === null
+        ? undefined
+        : doc.history.findLast((h) => h.revision === theirs.revision);
+    const base = from?.value ?? doc.base;
     const conflicts: MergeConflict[] = [];
     const merged = doc.merge(base, ours, theirs.value, conflicts);
     const problems = doc.validate(merged);
@@ -460,7 +462,7 @@ export class ConfigStore {
     }
     this.#log.info(`reloaded ${doc.path} (edited by hand)`);
     doc.text = disk;
-    setBase(doc, theirs.value);
+    setBase(doc, theirs.value, theirs.revision);
     doc.reported = null;
     return { value: merged, theirs: theirs.value, mustWrite: theirs.generatedIds.size > 0 };
   }

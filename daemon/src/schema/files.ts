@@ -4,9 +4,21 @@ import { Route, RouteInput } from './route.js';
 import { Sink, SinkInput } from './sink.js';
 import { Source, SourceInput } from './source.js';
 
+const fileRevision = Type.Optional(
+  Type.Integer({
+    minimum: 0,
+    description:
+      'Written by the daemon, one more on every save. Leave it as it is when editing by hand: it ' +
+      'tells the daemon which version the edit started from, so changes made through the API ' +
+      'since then are merged with it instead of undone.',
+    examples: [17],
+  }),
+);
+
 /** config.yaml: sinks, sources and routes. Fields left out of an entry take their defaults. */
 export const ConfigFile = Type.Object(
   {
+    revision: fileRevision,
     sinks: Type.Array(Type.Ref(SinkInput), { default: [], description: 'Sinks and sink groups.' }),
     sources: Type.Array(Type.Ref(SourceInput), {
       default: [],
@@ -26,6 +38,7 @@ export type ConfigFile = Static<typeof ConfigFile>;
 /** equalizers.yaml: named presets. */
 export const EqualizersFile = Type.Object(
   {
+    revision: fileRevision,
     equalizers: Type.Array(Type.Ref(EqualizerPresetInput), {
       default: [],
       description: 'Named equalizer presets.',

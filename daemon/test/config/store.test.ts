@@ -57,6 +57,7 @@ describe('config store', () => {
     assert.deepEqual(store.config.sinks, []);
     assert.ok(store.config.equalizers.some((p) => p.name === 'Flat'));
     assert.deepEqual(parse(readFileSync(join(dir, 'config.yaml'), 'utf8')), {
+      revision: 1,
       sinks: [],
       sources: [],
       routes: [],
@@ -223,12 +224,10 @@ describe('config store', () => {
     );
   });
 
-  test('a hand deletion is still a deletion', async (t) => {
+  test('a hand deletion of the entry added last through the API is still a deletion', async (t) => {
     const { store, file } = await open(t, undefined, 60_000);
-    await store.change((c) => {
-      addEntity(c, 'sink', sink('Kitchen'));
-      addEntity(c, 'sink', sink('Den'));
-    });
+    await store.change((c) => addEntity(c, 'sink', sink('Kitchen')));
+    await store.change((c) => addEntity(c, 'sink', sink('Den')));
     const doc = parse(readFileSync(file, 'utf8'));
     doc.sinks.splice(1, 1);
     writeFileSync(file, stringify(doc));
@@ -237,6 +236,29 @@ describe('config store', () => {
       store.config.sinks.map((s) => s.name),
       ['Kitchen'],
     );
+    // Without the revision line, the edit is taken as based on the latest version.
+    await store.change((c) => addEntity(c, 'sink', sink('Attic')));
+    const bare = parse(readFileSync(file, 'utf8'));
+    delete bare.revision;
+    bare.sinks = bare.sinks.filter((s: { name: string }) => s.name !== 'Attic');
+    writeFileSync(file, stringify(bare));
+    await store.reload();
+    assert.deepEqual(
+      store.config.sinks.map((s) => s.name),
+      ['Kitchen'],
+    );
+  });
+
+  test('each save writes the next revision, continuing after a restart', async (t) => {
+    const dir = tempDir(t);
+    const first = await open(t, dir);
+    await first.store.change((c) => addEntity(c, 'sink', sink('A')));
+    await first.store.change((c) => addEntity(c, 'sink', sink('B')));
+    assert.equal(parse(readFileSync(first.file, 'utf8')).revision, 3);
+    await first.store.close();
+    const second = await open(t, dir);
+    await second.store.change((c) => addEntity(c, 'sink', sink('C')));
+    assert.equal(parse(readFileSync(second.file, 'utf8')).revision, 4);
   });
 
   test('a corrupt hand edit is reported, kept, and the running state is not lost', async (t) => {
