@@ -15,6 +15,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { invalidConfig, SaveFailedError } from '../errors.js';
 import type { Problem } from '../schema/problem.js';
@@ -100,6 +101,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 const HISTORY = 32;
+const SETTLE_MS = 150;
 
 function setBase<T>(doc: Doc<T>, value: T, revision: number | null): void {
   doc.base = value;
@@ -368,7 +370,7 @@ export class ConfigStore {
     let ours = wanted;
     let onDisk: T = doc.base;
     let rejected = false;
-    let seen = await this.#signature(doc.path);
+    let seen = await this.#settledSignature(doc.path);
     const disk = await readTextIfExists(doc.path).catch((err: Error) => {
       throw Object.assign(err, { file: doc.path });
     });
@@ -492,6 +494,24 @@ export class ConfigStore {
       (s) => `${s.ino}:${s.size}:${s.mtimeMs}`,
       () => 'missing',
     );
+  }
+
+  /**
+   * The file's signature once it has not changed for SETTLE_MS: an editor that writes in place
+   * (truncate, then write) is not read half-way and taken for an invalid file.
+   */
+  async #settledSignature(path: string): Promise<string> {
+    for (let i = 0; i < 10; i++) {
+      const s = await stat(path).catch(() => null);
+      const age = s ? Date.now() - s.mtimeMs : Number.POSITIVE_INFINITY;
+      if (
+        age >= SETTLE_MS ||
+        this.#signatures.get(path) === (s && `${s.ino}:${s.size}:${s.mtimeMs}`)
+      )
+        break;
+      await sleep(SETTLE_MS - Math.max(age, 0));
+    }
+    return this.#signature(path);
   }
 
   async #remember(path: string): Promise<void> {

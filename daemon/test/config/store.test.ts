@@ -261,6 +261,29 @@ describe('config store', () => {
     assert.equal(parse(readFileSync(second.file, 'utf8')).revision, 4);
   });
 
+  test('an editor writing in place is not read half-way: the API change waits for it to settle', async (t) => {
+    const { store, file, dir } = await open(t, undefined, 60_000);
+    await store.change((c) => addEntity(c, 'sink', sink('Kitchen')));
+    const doc = parse(readFileSync(file, 'utf8'));
+    doc.sinks[0].ip = '10.0.0.88';
+    const text = stringify(doc);
+    const { openSync, writeSync, closeSync } = await import('node:fs');
+    const fd = openSync(file, 'w'); // truncate, then write in two parts
+    writeSync(fd, text.slice(0, text.length / 2));
+    const change = store.change((c) => updateEntity(c, 'sink', 'Kitchen', { volume: 0.5 }));
+    await sleep(40);
+    writeSync(fd, text.slice(text.length / 2));
+    closeSync(fd);
+    await change;
+    const kitchen = find(store.config as never, 'sink', 'Kitchen');
+    assert.equal(kitchen.ip, '10.0.0.88');
+    assert.equal(kitchen.volume, 0.5);
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.includes('rejected')),
+      [],
+    );
+  });
+
   test('a corrupt hand edit is reported, kept, and the running state is not lost', async (t) => {
     const { store, file, dir, logs } = await open(t);
     await store.change((c) => addEntity(c, 'sink', sink('Kitchen')));
