@@ -60,6 +60,15 @@ export function find<K extends Kind>(config: Config, kind: K, name: string): Ent
   return entity;
 }
 
+/** `find` for reading the store's (frozen) configuration. */
+export function lookup<K extends Kind>(
+  config: Readonly<Config>,
+  kind: K,
+  name: string,
+): EntityOf[K] {
+  return find(config as Config, kind, name);
+}
+
 /** A validated input (defaults filled in) made into a complete entity with a config_id. */
 export function complete<K extends Kind>(kind: K, input: InputOf[K]): EntityOf[K] {
   const entity = { ...input, config_id: input.config_id ?? randomUUID() } as EntityOf[K];
@@ -202,7 +211,7 @@ export function deleteEntity(config: Config, kind: Kind, name: string): void {
   );
 }
 
-export function findPreset(config: Config, name: string): EqualizerPreset {
+export function findPreset(config: Readonly<Config>, name: string): EqualizerPreset {
   const preset = config.equalizers.find((p) => p.name === name);
   if (!preset) throw new NotFoundError('equalizer preset', name);
   return preset;

@@ -11,6 +11,7 @@ import {
   type InputOf,
   type Kind,
   LIST_OF,
+  lookup,
   type PatchOf,
   updateEntity,
 } from '../config/model.js';
@@ -67,7 +68,7 @@ export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): Fastify
           response: { 200: entity, ...errors(404) },
         },
       },
-      async (request) => find(store.config as never, kind, request.params.name),
+      async (request) => lookup(store.config, kind, request.params.name),
     );
 
     fastify.post<{ Body: InputOf[K] }>(
@@ -195,7 +196,7 @@ export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): Fastify
           response: { 200: Type.Ref(Equalizer), ...errors(404) },
         },
       },
-      async (request) => find(store.config as never, kind, request.params.name).equalizer,
+      async (request) => lookup(store.config, kind, request.params.name).equalizer,
     );
 
     fastify.post<{ Params: NameParams; Body: EntityOf[K]['equalizer'] }>(

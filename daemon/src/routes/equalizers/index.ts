@@ -35,7 +35,7 @@ const equalizers: FastifyPluginAsync = async (fastify) => {
         response: { 200: Type.Ref(EqualizerPreset), ...errors(404) },
       },
     },
-    async (request) => findPreset(store.config as never, request.params.name),
+    async (request) => findPreset(store.config, request.params.name),
   );
 
   fastify.post<{ Body: EqualizerPresetInput }>(

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { find } from '../../config/model.js';
+import { lookup } from '../../config/model.js';
 import { MediaCommandError, NoMediaHostError } from '../../errors.js';
 import { Source, SourceInput, SourcePatch } from '../../schema/source.js';
 import { entityRoutes } from '../entity-routes.js';
@@ -56,7 +56,7 @@ const sources: FastifyPluginAsync<SourceRoutesOptions> = async (fastify, options
         },
       },
       async (request) => {
-        const source = find(fastify.configStore.config as never, 'source', request.params.name);
+        const source = lookup(fastify.configStore.config, 'source', request.params.name);
         if (!source.vnc_ip) throw new NoMediaHostError(source.name);
         try {
           await sendMediaCommand(source.vnc_ip, port, command);
