@@ -7,10 +7,12 @@
 //! term on the average buffer error over 100 ms windows (+-0.5 %, inaudible). An error beyond
 //! `max(2 x target, 50 ms)` is fixed with a jump (fade out, move, fade in) instead.
 //!
-//! Interpolation is 4-point cubic Hermite: fine for drift correction and upsampling; a stop-gap
-//! for large downsampling ratios until the DSP crate's band-limited resampler is wired in.
+//! The conversion itself is the DSP core's band-limited polyphase [`Resampler`], whose ratio
+//! adjustment carries drift and correction; it is fed on demand so each call yields exactly the
+//! frames the sink's tick needs.
 
 use crate::jitter::SourceBuffer;
+use tributary_dsp::{AudioBuffer, Resampler};
 
 /// Proportional gain: 10 ms of error gives a 0.1 % rate change.
 const GAIN_PER_S: f64 = 0.1;
@@ -34,9 +36,16 @@ pub struct PathReader {
     step_nominal: f64,
     sink_rate: f64,
     next_in: u64,
-    hist: Vec<f32>,
-    hist_len: usize,
-    frac: f64,
+    resampler: Resampler,
+    /// Source frames fetched for one push (interleaved), then the same planar.
+    stage: Vec<f32>,
+    in_buf: AudioBuffer,
+    res_out: AudioBuffer,
+    /// Converted frames not yet rendered (interleaved).
+    fifo: Vec<f32>,
+    fifo_len: usize,
+    /// Most source frames pushed at once.
+    chunk: usize,
     correction: f64,
     err_sum: f64,
     err_frames: usize,
@@ -74,15 +83,23 @@ impl PathReader {
         delay_s: f64,
     ) -> Self {
         let step_nominal = f64::from(source_rate) / f64::from(sink_rate.max(1));
-        let hist_frames = (max_frames_out as f64 * step_nominal * 1.02).ceil() as usize + 8;
+        let chunk = (max_frames_out as f64 * step_nominal * 1.06).ceil() as usize + 8;
+        let resampler = Resampler::new(source_rate, sink_rate, channels, chunk)
+            .or_else(|_| Resampler::new(48_000, 48_000, channels.clamp(1, 8), chunk))
+            .expect("48 kHz to 48 kHz with 1-8 channels is always valid");
+        let res_frames = resampler.max_output_frames(chunk);
         Self {
             channels,
             step_nominal,
             sink_rate: f64::from(sink_rate),
             next_in: 0,
-            hist: vec![0.0; hist_frames * channels],
-            hist_len: 0,
-            frac: 1.0,
+            resampler,
+            stage: vec![0.0; chunk * channels],
+            in_buf: AudioBuffer::new(channels, chunk),
+            res_out: AudioBuffer::new(channels, res_frames),
+            fifo: vec![0.0; (max_frames_out + res_frames) * channels],
+            fifo_len: 0,
+            chunk,
             correction: 0.0,
             err_sum: 0.0,
             err_frames: 0,
@@ -133,14 +150,15 @@ impl PathReader {
     }
 
     fn current_position(&self) -> f64 {
-        self.next_in as f64 - (self.hist_len as f64 - self.frac)
+        self.next_in as f64
+            - self.resampler.latency_frames() as f64
+            - self.fifo_len as f64 * self.step_nominal
     }
 
     fn jump_to(&mut self, position: u64) {
         self.next_in = position;
-        self.hist[..self.channels].fill(0.0);
-        self.hist_len = 1;
-        self.frac = 1.0;
+        self.fifo_len = 0;
+        self.resampler.reset();
         self.err_sum = 0.0;
         self.err_frames = 0;
         self.in_hole = false;
@@ -196,32 +214,44 @@ impl PathReader {
                 }
             }
         }
-        let step = self.step_nominal * (1.0 + src.drift.ppm() * 1e-6) * (1.0 + self.correction);
-        // Frames of history the block needs: the last output reads up to floor(pos) + 2.
-        let last = self.frac + (frames_out.saturating_sub(1)) as f64 * step;
-        let needed = (last.floor() as usize + 3).min(self.hist.len() / c);
-        if needed > self.hist_len {
-            let count = needed - self.hist_len;
+        let adjust =
+            ((1.0 + src.drift.ppm() * 1e-6) * (1.0 + self.correction) - 1.0).clamp(-0.05, 0.05);
+        let _ = self.resampler.set_ratio_adjust(adjust);
+        let step = self.step_nominal * (1.0 + adjust);
+        let mut pushes = 0;
+        while self.fifo_len < frames_out && pushes < 64 {
+            pushes += 1;
+            let need = frames_out - self.fifo_len;
+            let count = ((need as f64 * step).ceil() as usize + 1).clamp(1, self.chunk);
             self.fetch(src, now_s, count);
-        }
-        for (k, frame) in out.chunks_exact_mut(c).enumerate() {
-            let pos = self.frac + k as f64 * step;
-            // Never read past the history (only possible if the block was capped).
-            let limit = self.hist_len.saturating_sub(3).max(1);
-            let (i, t) = match pos.floor() as usize {
-                i if i <= limit => (i, (pos - i as f64) as f32),
-                _ => (limit, 1.0),
-            };
-            let h = &self.hist;
-            for (ch, o) in frame.iter_mut().enumerate() {
-                let y0 = h[(i - 1) * c + ch];
-                let y1 = h[i * c + ch];
-                let y2 = h[(i + 1) * c + ch];
-                let y3 = h[(i + 2) * c + ch];
-                *o = hermite(y0, y1, y2, y3, t);
+            self.in_buf.set_frames(count);
+            for ch in 0..c {
+                let plane = self.in_buf.channel_mut(ch);
+                for (d, frame) in plane
+                    .iter_mut()
+                    .zip(self.stage[..count * c].chunks_exact(c))
+                {
+                    *d = frame[ch];
+                }
             }
+            let produced = self
+                .resampler
+                .process_into(&self.in_buf, &mut self.res_out)
+                .unwrap_or(0);
+            let at = self.fifo_len * c;
+            for ch in 0..c {
+                let plane = &self.res_out.channel(ch)[..produced];
+                for (k, v) in plane.iter().enumerate() {
+                    self.fifo[at + k * c + ch] = *v;
+                }
+            }
+            self.fifo_len += produced;
         }
-        self.frac += frames_out as f64 * step;
+        let n = frames_out.min(self.fifo_len);
+        out[..n * c].copy_from_slice(&self.fifo[..n * c]);
+        out[n * c..].fill(0.0);
+        self.fifo.copy_within(n * c..self.fifo_len * c, 0);
+        self.fifo_len -= n;
         if std::mem::take(&mut self.ran_dry) && self.ramp == Ramp::Steady {
             // Re-buffer: the gap already faded out; go back to the first position not played
             // and hold silence until a full target of audio is queued again. Nothing is
@@ -234,13 +264,6 @@ impl PathReader {
             self.correction = 0.0;
             return;
         }
-        // Keep one frame before the next read position.
-        let keep_from = (self.frac.floor() as usize)
-            .saturating_sub(1)
-            .min(self.hist_len);
-        self.hist.copy_within(keep_from * c..self.hist_len * c, 0);
-        self.hist_len -= keep_from;
-        self.frac -= keep_from as f64;
         self.apply_ramp(out);
     }
 
@@ -281,17 +304,17 @@ impl PathReader {
         }
     }
 
-    /// Appends `count` source frames to the history, concealing absent ones.
+    /// Reads the next `count` source frames into `stage`, concealing absent ones.
     fn fetch(&mut self, src: &SourceBuffer, now_s: f64, count: usize) {
         let c = self.channels;
         let tl = &src.timeline;
         let mut done = 0;
         while done < count {
             let pos = self.next_in + done as u64;
-            let at = (self.hist_len + done) * c;
+            let at = done * c;
             let run = tl.present_run(pos, (count - done) as u64) as usize;
             if run > 0 {
-                let dst = &mut self.hist[at..at + run * c];
+                let dst = &mut self.stage[at..at + run * c];
                 tl.copy_out(pos, dst);
                 if self.in_hole {
                     self.in_hole = false;
@@ -320,7 +343,7 @@ impl PathReader {
             }
             // Mirror the audio before the gap backwards while fading it out: continuous at the
             // edge, silent after FADE_S.
-            let frame = &mut self.hist[at..at + c];
+            let frame = &mut self.stage[at..at + c];
             if self.hole_k < self.fade_len && self.hole_start > self.hole_k as u64 {
                 let mirror = self.hole_start - 1 - self.hole_k as u64;
                 if tl.read_frame(mirror, frame) {
@@ -334,22 +357,12 @@ impl PathReader {
             done += 1;
         }
         self.next_in += count as u64;
-        self.hist_len += count;
     }
 
     /// The sink rate this reader renders at.
     pub fn sink_rate(&self) -> f64 {
         self.sink_rate
     }
-}
-
-/// 4-point, 3rd-order Hermite interpolation between `y1` and `y2` at `t` in [0, 1).
-#[inline]
-fn hermite(y0: f32, y1: f32, y2: f32, y3: f32, t: f32) -> f32 {
-    let c1 = 0.5 * (y2 - y0);
-    let c2 = y0 - 2.5 * y1 + 2.0 * y2 - 0.5 * y3;
-    let c3 = 0.5 * (y3 - y0) + 1.5 * (y1 - y2);
-    ((c3 * t + c2) * t + c1) * t + y1
 }
 
 #[cfg(test)]
