@@ -4,7 +4,11 @@ import { SiteFooter } from '@/components/layout/site-footer';
 import { SiteHeader } from '@/components/layout/site-header';
 import { siteConfig } from '@/lib/site-config';
 import { themeInitScript } from '@/lib/theme';
-import './globals.css';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/mdx.css';
+import './styles/docs.css';
+import './styles/pages.css';
 
 export const metadata: Metadata = {
   title: {

@@ -40,17 +40,20 @@ const site = await serveStatic({ root: outDir });
 const empty = await serveStatic({ root: emptyOut });
 const chrome = await launchLighthouseChrome();
 try {
-  const tbt = async (url: string) => {
-    const values: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      values.push((await runLighthouse(chrome, url, 'mobile')).totalBlockingTimeMs);
+  // Interleaved rounds after one discarded warm-up, so a cold browser or a burst of load on this
+  // shared machine does not land on one side only.
+  const targets = [empty.url, ...pages.map((page) => new URL(page.slice(1), site.url).href)];
+  await runLighthouse(chrome, empty.url, 'mobile');
+  const samples = targets.map(() => [] as number[]);
+  for (let round = 0; round < runs; round++) {
+    for (const [index, url] of targets.entries()) {
+      samples[index]?.push((await runLighthouse(chrome, url, 'mobile')).totalBlockingTimeMs);
     }
-    return median(values);
-  };
-  const emptyTbt = await tbt(empty.url);
+  }
+  const [emptyTbt = 0, ...ourTbt] = samples.map(median);
   console.log(`mobile TBT, empty Next page: ${emptyTbt.toFixed(0)} ms (median of ${runs})`);
-  for (const page of pages) {
-    const ours = await tbt(new URL(page.slice(1), site.url).href);
+  for (const [index, page] of pages.entries()) {
+    const ours = ourTbt[index] ?? Number.NaN;
     // +1 ms on both sides keeps the ratio finite when the reference blocks for 0 ms.
     const ratio = (ours + 1) / (emptyTbt + 1);
     console.log(

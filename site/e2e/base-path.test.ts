@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchChromium, openPage } from './harness/browser';
+import { launchChromium, openPage, waitForHydration } from './harness/browser';
 import { brokenLinks } from './harness/exported-site';
 import { type StaticServer, serveStatic } from './harness/static-server';
 
@@ -66,6 +66,7 @@ describe(`exported under ${basePath}`, () => {
   test('search finds pages and links them under the base path', async () => {
     const { page, errors } = await openPage(browser);
     await page.goto(`${server.origin}${basePath}/docs/`);
+    await waitForHydration(page);
     await page.keyboard.press('/');
     await page.getByRole('searchbox', { name: 'Search the documentation' }).fill('multicast');
     const result = page.locator('.search-results a').first();

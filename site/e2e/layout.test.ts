@@ -1,7 +1,7 @@
 // The shared layout in a real browser: mobile menu, colour mode across reloads, no flash.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openPage } from './harness/browser';
+import { openPage, waitForHydration } from './harness/browser';
 import { type RunningSite, startSite } from './harness/site';
 
 let site: RunningSite;
@@ -18,6 +18,7 @@ describe('layout', () => {
       hasTouch: true,
     });
     await page.goto(site.url('/'));
+    await waitForHydration(page);
     const docsLink = page.getByRole('banner').getByRole('link', { name: 'Docs' });
     const menu = page.getByRole('button', { name: 'Menu', exact: true });
     assert.equal(await docsLink.isVisible(), false);
@@ -40,6 +41,7 @@ describe('layout', () => {
       viewport: { width: 390, height: 844 },
     });
     await page.goto(site.url('/docs/configuration/'));
+    await waitForHydration(page);
     const toggle = page.getByRole('button', { name: 'Documentation menu' });
     const sap = page
       .getByRole('navigation', { name: 'Documentation' })
@@ -58,6 +60,7 @@ describe('layout', () => {
   test('on a wide screen the links show without a menu button', async () => {
     const { page } = await openPage(site.browser, { viewport: { width: 1280, height: 800 } });
     await page.goto(site.url('/'));
+    await waitForHydration(page);
     assert.equal(await page.getByRole('button', { name: 'Menu', exact: true }).isVisible(), false);
     assert.equal(
       await page.getByRole('banner').getByRole('link', { name: 'Downloads' }).isVisible(),
@@ -69,6 +72,7 @@ describe('layout', () => {
   test('light first; dark persists across reloads and pages, from the first paint', async () => {
     const { page, errors } = await openPage(site.browser, { colorScheme: 'dark' });
     await page.goto(site.url('/'));
+    await waitForHydration(page);
     const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
     assert.equal(await theme(), 'light', 'the system dark setting is ignored');
 
@@ -89,6 +93,7 @@ describe('layout', () => {
     assert.equal(background, 'rgb(15, 20, 23)');
 
     await page.goto(site.url('/downloads/'));
+    await waitForHydration(page);
     assert.equal(await page.evaluate(() => (window as { firstTheme?: string }).firstTheme), 'dark');
     await page.getByRole('button', { name: 'Dark mode' }).click();
     await page.reload();

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { docHref, exportedSegments, resolveDocPath } from '../lib/docs-nav';
-import { openPage } from './harness/browser';
+import { openPage, waitForHydration } from './harness/browser';
 import { type RunningSite, startSite } from './harness/site';
 
 let site: RunningSite;
@@ -99,6 +99,7 @@ describe('every route renders', () => {
       permissions: ['clipboard-read', 'clipboard-write'],
     });
     await page.goto(site.url('/docs/install-tributary/'));
+    await waitForHydration(page);
     const block = page.locator('.code-block').first();
     const code = (await block.locator('pre').textContent()) ?? '';
     await block.getByRole('button', { name: /Copy/ }).click();

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { openPage } from './harness/browser';
+import { openPage, waitForHydration } from './harness/browser';
 import { htmlFiles, sitePathOf } from './harness/exported-site';
 import { outDir, type RunningSite, startSite } from './harness/site';
 
@@ -45,6 +45,7 @@ describe('search', () => {
     const word = wordOnlyOn(target);
     const { page, errors } = await openPage(site.browser);
     await page.goto(site.url('/'));
+    await waitForHydration(page);
     await page.keyboard.press('/');
     const input = page.getByRole('searchbox', { name: 'Search the documentation' });
     await input.waitFor();
@@ -64,6 +65,7 @@ describe('search', () => {
   test('Ctrl+K opens search too and Escape closes it, returning focus to the page', async () => {
     const { page, errors } = await openPage(site.browser);
     await page.goto(site.url('/docs/'));
+    await waitForHydration(page);
     await page.keyboard.press('Control+k');
     const input = page.getByRole('searchbox', { name: 'Search the documentation' });
     await input.waitFor();

@@ -69,3 +69,22 @@ describe('Accordion', () => {
     expect(buttons.every((b) => b.getAttribute('aria-expanded') === 'false')).toBe(true);
   });
 });
+
+describe('Accordion and links', () => {
+  test('a #fragment pointing into a closed item opens it', async () => {
+    window.location.hash = '#sinks-detail';
+    render(
+      <Accordion>
+        <AccordionItem title="Sources">sources text</AccordionItem>
+        <AccordionItem title="Sinks">
+          <p id="sinks-detail">sinks text</p>
+        </AccordionItem>
+      </Accordion>,
+    );
+    expect((await screen.findByRole('button', { name: 'Sinks', expanded: true })).id).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Sources' }).getAttribute('aria-expanded')).toBe(
+      'false',
+    );
+    window.location.hash = '';
+  });
+});

@@ -75,3 +75,20 @@ describe('Tabs', () => {
     expect(screen.getByRole('tabpanel').textContent).toBe('routes text');
   });
 });
+
+describe('Tabs and links', () => {
+  test('a #fragment pointing into a hidden panel selects its tab', async () => {
+    window.location.hash = '#route-heading';
+    render(
+      <Tabs>
+        <Tab label="Sink API">sinks text</Tab>
+        <Tab label="Route API">
+          <h3 id="route-heading">Routes</h3>
+        </Tab>
+      </Tabs>,
+    );
+    await screen.findByRole('tab', { name: 'Route API', selected: true });
+    expect(screen.getByRole('tabpanel').textContent).toBe('Routes');
+    window.location.hash = '';
+  });
+});

@@ -1,20 +1,13 @@
 'use client';
-import { useEffect } from 'react';
+import { useHashTarget } from '@/components/mdx/use-hash-target';
 
 /** Opens the <details> a #fragment points into (an operation or schema), on load and on change. */
 export function OpenLinkedDetails() {
-  useEffect(() => {
-    const open = () => {
-      const id = decodeURIComponent(window.location.hash.slice(1));
-      const target = id ? document.getElementById(id) : null;
-      const details = target?.closest('details');
-      if (!target || !details || details.open) return;
-      details.open = true;
-      target.scrollIntoView();
-    };
-    open();
-    window.addEventListener('hashchange', open);
-    return () => window.removeEventListener('hashchange', open);
-  }, []);
+  useHashTarget((target) => {
+    const details = target.closest('details');
+    if (!details || details.open) return false;
+    details.open = true;
+    return true;
+  });
   return null;
 }

@@ -1,5 +1,6 @@
 'use client';
 import { type KeyboardEvent, type ReactNode, useId, useState } from 'react';
+import { useHashTarget } from './use-hash-target';
 
 /**
  * WAI-ARIA accordion: each item is a heading holding a button (Enter/Space toggle, native);
@@ -43,6 +44,12 @@ export function AccordionItem({
 }) {
   const [open, setOpen] = useState(defaultOpen);
   const id = useId();
+  // A link to something inside a closed item opens it.
+  useHashTarget((target) => {
+    if (open || !document.getElementById(`${id}-panel`)?.contains(target)) return false;
+    setOpen(true);
+    return true;
+  });
   return (
     <div className="accordion-item" data-open={open}>
       <h3 className="accordion-heading">

@@ -9,6 +9,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { useHashTarget } from './use-hash-target';
 
 export interface TabProps {
   label: string;
@@ -33,6 +34,16 @@ export function Tabs({ children }: { children: ReactNode }) {
   const [selected, setSelected] = useState(0);
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
   const id = useId();
+
+  // A link to a heading inside a hidden panel selects that panel's tab.
+  useHashTarget((target) => {
+    const index = tabs.findIndex((_, i) =>
+      document.getElementById(`${id}-panel-${i}`)?.contains(target),
+    );
+    if (index < 0 || index === selected) return false;
+    setSelected(index);
+    return true;
+  });
 
   const select = (index: number) => {
     const next = (index + tabs.length) % tabs.length;

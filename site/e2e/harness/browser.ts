@@ -54,3 +54,11 @@ export async function openPage(
   });
   return { page, errors };
 }
+
+/** Resolves once React has hydrated the top bar (its nodes carry React's internal keys). */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const button = document.querySelector('.search-button');
+    return button !== null && Object.keys(button).some((key) => key.startsWith('__react'));
+  });
+}
