@@ -142,6 +142,25 @@ pub fn decode_into(
             available: out.capacity(),
         });
     }
+    let inv = 1.0 / format.scale();
+    match (format, channels) {
+        (SampleFormat::S16Le | SampleFormat::S16Be, 1 | 2) => {
+            decode_s16_fast(format == SampleFormat::S16Be, input, out, frames, inv)
+        }
+        _ => decode_reference(format, input, out, frames),
+    }
+    out.set_frames(frames);
+    Ok(frames)
+}
+
+/// The general decoder: every format and channel count, sample by sample. It is also the
+/// reference the fast paths are tested against.
+pub(crate) fn decode_reference(
+    format: SampleFormat,
+    input: &[u8],
+    out: &mut AudioBuffer,
+    frames: usize,
+) {
     match format {
         SampleFormat::S16Le => decode_with(SampleFormat::S16Le, input, out, frames),
         SampleFormat::S16Be => decode_with(SampleFormat::S16Be, input, out, frames),
@@ -149,8 +168,37 @@ pub fn decode_into(
         SampleFormat::S24Be => decode_with(SampleFormat::S24Be, input, out, frames),
         SampleFormat::S32Le => decode_with(SampleFormat::S32Le, input, out, frames),
     }
-    out.set_frames(frames);
-    Ok(frames)
+}
+
+/// 16-bit mono and stereo, the common stream formats, in loops the compiler vectorises.
+fn decode_s16_fast(big_endian: bool, input: &[u8], out: &mut AudioBuffer, frames: usize, inv: f32) {
+    let cap = out.capacity();
+    let read = |b: &[u8]| {
+        let v = if big_endian {
+            i16::from_be_bytes([b[0], b[1]])
+        } else {
+            i16::from_le_bytes([b[0], b[1]])
+        };
+        v as f32 * inv
+    };
+    if out.channels() == 1 {
+        for (x, b) in out.raw_mut()[..frames]
+            .iter_mut()
+            .zip(input.chunks_exact(2))
+        {
+            *x = read(b);
+        }
+    } else {
+        let (left, right) = out.raw_mut().split_at_mut(cap);
+        for ((l, r), b) in left[..frames]
+            .iter_mut()
+            .zip(&mut right[..frames])
+            .zip(input.chunks_exact(4))
+        {
+            *l = read(&b[..2]);
+            *r = read(&b[2..]);
+        }
+    }
 }
 
 #[inline(always)]
@@ -185,6 +233,50 @@ pub fn encode_into(
             available: out.len(),
         });
     }
+    match (format, dither, channels) {
+        (SampleFormat::S16Le | SampleFormat::S16Be, None, 1 | 2) => {
+            encode_s16_fast(format == SampleFormat::S16Be, input, out)
+        }
+        (f, d, _) => encode_reference(f, input, out, d),
+    }
+    Ok(needed)
+}
+
+/// 16-bit mono and stereo without dither, in loops the compiler vectorises.
+fn encode_s16_fast(big_endian: bool, input: &AudioBuffer, out: &mut [u8]) {
+    let frames = input.frames();
+    let cap = input.capacity();
+    let write = |v: f32, b: &mut [u8]| {
+        let q = quantize(v * 32_768.0, -32_768.0, 32_767.0) as i16;
+        b.copy_from_slice(&if big_endian {
+            q.to_be_bytes()
+        } else {
+            q.to_le_bytes()
+        });
+    };
+    let raw = input.raw();
+    if input.channels() == 1 {
+        for (x, b) in raw[..frames].iter().zip(out.chunks_exact_mut(2)) {
+            write(*x, b);
+        }
+    } else {
+        let (left, right) = (&raw[..frames], &raw[cap..cap + frames]);
+        for ((l, r), b) in left.iter().zip(right).zip(out.chunks_exact_mut(4)) {
+            let (bl, br) = b.split_at_mut(2);
+            write(*l, bl);
+            write(*r, br);
+        }
+    }
+}
+
+/// The general encoder: every format, channel count and dither setting, sample by sample; the
+/// reference for the fast paths.
+pub(crate) fn encode_reference(
+    format: SampleFormat,
+    input: &AudioBuffer,
+    out: &mut [u8],
+    dither: Option<&mut Tpdf>,
+) {
     match (format, dither) {
         (SampleFormat::S16Le, None) => encode_with(SampleFormat::S16Le, input, out, None),
         (SampleFormat::S16Be, None) => encode_with(SampleFormat::S16Be, input, out, None),
@@ -193,7 +285,6 @@ pub fn encode_into(
         (SampleFormat::S32Le, None) => encode_with(SampleFormat::S32Le, input, out, None),
         (f, Some(d)) => encode_with(f, input, out, Some(d)),
     }
-    Ok(needed)
 }
 
 #[inline(always)]
@@ -388,6 +479,40 @@ mod tests {
                 .map(|s| (*s as f64 / lsb as f64).powi(2))
                 .sum::<f64>();
         assert!((corr - 1.0).abs() < 0.15, "recovered gain {corr}");
+    }
+
+    #[test]
+    fn fast_16_bit_paths_match_the_general_code() {
+        let bytes: Vec<u8> = (0..4000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+            .collect();
+        for f in [SampleFormat::S16Le, SampleFormat::S16Be] {
+            for ch in [1, 2] {
+                let frames = bytes.len() / (2 * ch);
+                let (mut fast, mut general) =
+                    (AudioBuffer::new(ch, frames), AudioBuffer::new(ch, frames));
+                decode_into(f, &bytes, &mut fast).unwrap();
+                decode_reference(f, &bytes, &mut general, frames);
+                general.set_frames(frames);
+                assert_eq!(fast, general);
+                // Out-of-range, NaN and fractional values encode identically too.
+                for c in 0..ch {
+                    for (n, x) in fast.channel_mut(c).iter_mut().enumerate() {
+                        *x = match n % 7 {
+                            0 => 1.5,
+                            1 => f32::NAN,
+                            2 => -3.0,
+                            3 => 0.123_456,
+                            _ => *x * 0.77,
+                        };
+                    }
+                }
+                let (mut a, mut b) = (vec![0u8; bytes.len()], vec![0u8; bytes.len()]);
+                encode_into(f, &fast, &mut a, None).unwrap();
+                encode_reference(f, &fast, &mut b, None);
+                assert!(a == b, "{f} x {ch}");
+            }
+        }
     }
 
     #[test]

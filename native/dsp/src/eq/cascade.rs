@@ -92,9 +92,48 @@ pub(crate) fn run_pipelined(
     if stages.is_empty() || frames == 0 {
         return;
     }
+    // The register kernel holds at most 8 lane vectors (64 lanes): run wide layouts as groups
+    // of channels (e.g. 6 channels x 18 bands as two groups of 3).
+    let group = (MAIN_LANES / stages.len()).max(1);
+    if isa == Isa::Avx2 && channels > group {
+        for first in (0..channels).step_by(group) {
+            let n = group.min(channels - first);
+            run_group(
+                isa,
+                lanes,
+                stages,
+                state,
+                first,
+                &mut data[first * cap..],
+                cap,
+                n,
+                frames,
+            );
+        }
+        return;
+    }
+    run_group(isa, lanes, stages, state, 0, data, cap, channels, frames);
+}
+
+/// Lanes the AVX2 register kernel handles (8 vectors of 8).
+const MAIN_LANES: usize = 64;
+
+/// [`run_pipelined`] for channels `first..first + channels` (`data` starts at channel `first`).
+#[allow(clippy::too_many_arguments)]
+fn run_group(
+    isa: Isa,
+    lanes: &mut Lanes,
+    stages: &[Coefs],
+    state: &mut [[(f32, f32); MAX_CHANNELS]],
+    first: usize,
+    data: &mut [f32],
+    cap: usize,
+    channels: usize,
+    frames: usize,
+) {
     let c = channels;
     let s = stages.len();
-    debug_assert!(s <= BANDS && c <= MAX_CHANNELS);
+    debug_assert!(s <= BANDS && first + c <= MAX_CHANNELS);
     let l = s * c;
     let padded = l.div_ceil(8) * 8;
     for k in 0..s {
@@ -105,7 +144,7 @@ pub(crate) fn run_pipelined(
             lanes.b2[i] = stages[k].b2;
             lanes.a1[i] = stages[k].a1;
             lanes.a2[i] = stages[k].a2;
-            (lanes.s1[i], lanes.s2[i]) = state[k][ch];
+            (lanes.s1[i], lanes.s2[i]) = state[k][first + ch];
         }
     }
     for i in l..padded {
@@ -132,7 +171,7 @@ pub(crate) fn run_pipelined(
     match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: Isa::Avx2 is only chosen after the CPU reported AVX2 and FMA.
-        Isa::Avx2 if padded <= 64 => unsafe {
+        Isa::Avx2 if padded <= MAIN_LANES => unsafe {
             main_avx2(lanes, data, cap, c, s, frames, padded / 8, full.clone())
         },
         // Beyond 8 lane vectors the register version spills; the portable loop does better.
@@ -147,7 +186,7 @@ pub(crate) fn run_pipelined(
     for k in 0..s {
         for ch in 0..c {
             let i = k * c + ch;
-            state[k][ch] = (lanes.s1[i], lanes.s2[i]);
+            state[k][first + ch] = (lanes.s1[i], lanes.s2[i]);
         }
     }
 }
