@@ -102,3 +102,74 @@ fn sinks_send_silence_at_the_nominal_cadence_when_nothing_plays() {
     assert!(after.len() <= 1, "{} packets after stop", after.len());
     let _ = Duration::ZERO;
 }
+
+#[test]
+fn per_application_streams_are_matched_by_tag_and_tcp_sinks_get_raw_pcm() {
+    let _serial = serial();
+    use std::io::Read;
+    use tributary_engine::scream::ScreamFormat;
+    use tributary_engine::tagged;
+    let mut engine = engine();
+    let listener = std::net::TcpListener::bind((LOCAL, 0)).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let mut firefox = path("firefox", None, None);
+    firefox.tag = Some("192.168.1.20/firefox.exe".into());
+    let state = DesiredState {
+        sinks: vec![sink(
+            "tcp",
+            port,
+            SinkProtocol::Tcp,
+            48_000,
+            16,
+            vec![firefox],
+        )],
+    };
+    assert!(engine.apply(state).unwrap().is_empty());
+    let (mut conn, _) = listener
+        .accept()
+        .expect("the engine connects to a TCP sink");
+    conn.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    // Two programs on one machine: only the tagged one that a source names plays.
+    let tx = UdpSocket::bind((LOCAL, 0)).unwrap();
+    let to = SocketAddr::new(LOCAL, engine.ports().tagged.unwrap());
+    let format = ScreamFormat {
+        sample_rate: 48_000,
+        bit_depth: 16,
+        channels: 2,
+        channel_mask: 3,
+    };
+    let sender: std::net::IpAddr = "192.168.1.20".parse().unwrap();
+    let mut out = [0u8; 1400];
+    let start = std::time::Instant::now();
+    for k in 0..150u32 {
+        for (program, value) in [("firefox.exe", 12_000i16), ("spotify", -20_000)] {
+            let payload: Vec<u8> = (0..576).flat_map(|_| value.to_le_bytes()).collect();
+            let n = tagged::build(sender, program, &format, &payload, &mut out).unwrap();
+            tx.send_to(&out[..n], to).unwrap();
+        }
+        let due = start + Duration::from_micros(6000 * u64::from(k + 1));
+        std::thread::sleep(due.saturating_duration_since(std::time::Instant::now()));
+    }
+    let mut pcm = vec![0u8; 48_000 * 4];
+    conn.read_exact(&mut pcm).expect("a second of raw PCM");
+    let values: Vec<i16> = pcm
+        .chunks_exact(2)
+        .map(|b| i16::from_le_bytes([b[0], b[1]]))
+        .collect();
+    assert!(
+        values.iter().any(|&v| (v - 12_000).abs() < 50),
+        "firefox plays"
+    );
+    assert!(
+        values.iter().all(|&v| v > -1000),
+        "spotify (no source) does not"
+    );
+    let unknown = engine.unknown_senders();
+    assert!(
+        unknown
+            .iter()
+            .any(|u| u.tag.as_deref() == Some("192.168.1.20/spotify")),
+        "{unknown:?}"
+    );
+    engine.stop();
+}
