@@ -318,3 +318,35 @@ export interface MixerOptions {
   /** TPDF dither on the output (default off: inputs and output share a bit depth). */
   dither?: boolean
 }
+
+/**
+ * Parses an SDP document (for SAP discovery and RTP source setup). Throws with the line
+ * number of the first line it cannot read.
+ */
+export declare function parseSdp(text: string): SdpSession
+
+/** One payload type of an SDP audio section that Tributary can play. */
+export interface SdpFormat {
+  payload_type: number
+  /** S16BE (L16), S16LE or S24BE (L24), as a source's `rtp.format` takes it. */
+  format: string
+  sample_rate: number
+  channels: number
+}
+
+/** One `m=audio` section. */
+export interface SdpMedia {
+  port: number
+  /** Destination address (`c=`), possibly multicast; absent when the document has none. */
+  connection?: string
+  /** Playable payload types in the order listed; empty when none is PCM Tributary plays. */
+  formats: Array<SdpFormat>
+}
+
+/** A session description as SAP announces it or `ffmpeg -f rtp` prints it. */
+export interface SdpSession {
+  name: string
+  /** Originator address (`o=`); absent when unreadable. */
+  origin?: string
+  media: Array<SdpMedia>
+}

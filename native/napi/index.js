@@ -838,3 +838,4 @@ module.exports = nativeBinding
 module.exports.Chain = nativeBinding.Chain
 module.exports.Engine = nativeBinding.Engine
 module.exports.Mixer = nativeBinding.Mixer
+module.exports.parseSdp = nativeBinding.parseSdp
