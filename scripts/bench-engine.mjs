@@ -105,7 +105,7 @@ console.log(
     `[target p99 <= 25 ms: ${verdict(r.latency_ms_p99 <= 25)}]`,
 );
 const ratio = reference
-  ? ` (GStreamer live RTP sender: ${reference.p99.toFixed(3)} ms; ours/gst ${(
+  ? ` (GStreamer live RTP sender, normal priority: ${reference.p99.toFixed(3)} ms; ours/gst ${(
       r.cadence_jitter_ms_p99 / reference.p99
     ).toFixed(2)})`
   : ' (GStreamer reference unavailable)';
