@@ -311,6 +311,34 @@ export interface EngineUnknownSender {
   last_seen_ms_ago: number
 }
 
+/** Number of equalizer bands (b1..b18). */
+export declare const EQ_BAND_COUNT: number
+
+/** A parsed `FORMAT:RATE:CHANNELS[:LAYOUT]` stream format. */
+export interface FormatInfo {
+  /** Canonical sample format name: s16le, s16be, s24le, s24be or s32le. */
+  sampleFormat: string
+  rate: number
+  channels: number
+  /** Layout name (e.g. `5.1`) or mask (e.g. `0x3F`) for unnamed masks. */
+  layout: string
+  /** WAVE_FORMAT_EXTENSIBLE channel mask. */
+  mask: number
+  /** Bits per sample (16, 24 or 32). */
+  bits: number
+  /** Bytes of one interleaved frame. */
+  frameBytes: number
+  /** The normalised text, e.g. `s16le:48000:2:stereo`. */
+  text: string
+}
+
+/** A channel layout: its canonical name (or mask), mask and channel count. */
+export interface LayoutInfo {
+  name: string
+  mask: number
+  channels: number
+}
+
 /** How to build a mixer. */
 export interface MixerOptions {
   /** The format of every input and of the output, `FORMAT:RATE:CHANNELS[:LAYOUT]`. */
@@ -318,6 +346,15 @@ export interface MixerOptions {
   /** TPDF dither on the output (default off: inputs and output share a bit depth). */
   dither?: boolean
 }
+
+/** Parses a stream format; throws with the rule that failed. */
+export declare function parseFormat(text: string): FormatInfo
+
+/**
+ * Parses a layout name (mono, stereo, quad, surround, 3.1, 4.0, 5.1, 5.1(side), 7.1) or a
+ * mask such as `0x3F`; throws for anything else.
+ */
+export declare function parseLayout(name: string): LayoutInfo
 
 /**
  * Parses an SDP document (for SAP discovery and RTP source setup). Throws with the line

@@ -1,6 +1,6 @@
 // Command-line parsing for `tributary render`: flags, the EQ notation and the formats.
 import { parseArgs } from 'node:util';
-import { EQ_BAND_COUNT, EQ_BAND_KEYS, LAYOUT_CHANNELS } from '../schema/common.js';
+import { EQ_BAND_COUNT, parseLayout } from '@tributary/native';
 import { RenderError, type WavInfo } from './render-wav.js';
 
 export const usage = `Usage: tributary render --in FILE [--in-format FMT] --out FILE [--out-format FMT]
@@ -25,6 +25,9 @@ normalisation, format conversion) over a file, to preview settings offline.
   --no-dither        No TPDF dither when reducing bit depth
   --quiet            No progress bar or summary
 `;
+
+/** b1..b18. */
+export const EQ_BAND_KEYS = Array.from({ length: EQ_BAND_COUNT }, (_, i) => `b${i + 1}`);
 
 export interface RenderArgs {
   input: string;
@@ -113,7 +116,7 @@ export function parseEq(text: string): number[] {
   }
   parts.forEach((part, i) => {
     const [key, value] = named ? part.split('=', 2) : [EQ_BAND_KEYS[i], part];
-    const band = EQ_BAND_KEYS.indexOf(key?.trim().toLowerCase() as (typeof EQ_BAND_KEYS)[number]);
+    const band = EQ_BAND_KEYS.indexOf(key?.trim().toLowerCase() ?? '');
     if (band < 0 || value === undefined) {
       throw new RenderError(`--eq: '${part}' is not bN=GAIN with N from 1 to ${EQ_BAND_COUNT}`);
     }
@@ -122,17 +125,13 @@ export function parseEq(text: string): number[] {
   return gains;
 }
 
-/** Channels of a layout name or 0x mask (null if unknown: the DSP core then reports it). */
+/** Channels of a layout name or 0x mask, by the DSP core's rules (null if it is not one). */
 export function layoutChannels(layout: string): number | null {
-  const l = layout.trim().toLowerCase();
-  if (l.startsWith('0x')) {
-    const mask = Number.parseInt(l.slice(2), 16);
-    if (!Number.isInteger(mask) || mask <= 0) return null;
-    let n = 0;
-    for (let m = mask; m > 0; m >>>= 1) n += m & 1;
-    return n;
+  try {
+    return parseLayout(layout).channels;
+  } catch {
+    return null;
   }
-  return LAYOUT_CHANNELS[l as keyof typeof LAYOUT_CHANNELS] ?? null;
 }
 
 export interface Format {
@@ -230,7 +229,7 @@ export function resolveFormats(
     const n = layoutChannels(args.layout);
     if (n === null) {
       throw new RenderError(
-        `--layout '${args.layout}' is not one of ${Object.keys(LAYOUT_CHANNELS).join(', ')} or a mask like 0x3F`,
+        `--layout '${args.layout}' is not one of mono, stereo, quad, surround, 3.1, 4.0, 5.1, 5.1(side), 7.1 or a mask like 0x3F`,
       );
     }
     if (args.outFormat !== undefined && output.channels !== n) {

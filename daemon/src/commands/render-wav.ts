@@ -122,16 +122,3 @@ export function wavHeader(
 export function defaultMask(channels: number): number {
   return [0, 0x4, 0x3, 0x7, 0x33, 0x37, 0x3f, 0x13f, 0x63f][channels] ?? 0;
 }
-
-/** WAVE_FORMAT_EXTENSIBLE masks of the named layouts (as Scream and the DSP core use them). */
-export const LAYOUT_MASKS: Readonly<Record<string, number>> = {
-  mono: 0x4,
-  stereo: 0x3,
-  quad: 0x33,
-  surround: 0x107,
-  '3.1': 0xf,
-  '4.0': 0x107,
-  '5.1': 0x3f,
-  '5.1(side)': 0x60f,
-  '7.1': 0x63f,
-};

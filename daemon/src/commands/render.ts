@@ -9,9 +9,10 @@ import {
   writeSync,
 } from 'node:fs';
 import { extname } from 'node:path';
-import { Chain } from '@tributary/native';
-import { EQ_BAND_KEYS } from '../schema/common.js';
+import { Chain, type FormatInfo, parseFormat } from '@tributary/native';
 import {
+  EQ_BAND_KEYS,
+  type Format,
   formatText,
   parseRenderArgs,
   type RenderArgs,
@@ -19,26 +20,9 @@ import {
   usage,
 } from './render-args.js';
 import { ProgressBar } from './render-progress.js';
-import {
-  isWav,
-  LAYOUT_MASKS,
-  parseWav,
-  RenderError,
-  type WavInfo,
-  wavHeader,
-} from './render-wav.js';
+import { isWav, parseWav, RenderError, type WavInfo, wavHeader } from './render-wav.js';
 
 const READ_BYTES = 1 << 22;
-
-const BYTES: Record<string, number> = {
-  s16le: 2,
-  s16be: 2,
-  l16: 2,
-  s24le: 3,
-  s24be: 3,
-  l24: 3,
-  s32le: 4,
-};
 
 export async function run(argv: string[]): Promise<number> {
   let args: RenderArgs;
@@ -94,7 +78,7 @@ async function presetGains(name: string, file: string | undefined): Promise<numb
       `no equalizer preset named '${name}' in ${path} (presets: ${names || 'none'})`,
     );
   }
-  return EQ_BAND_KEYS.map((k) => preset[k]);
+  return EQ_BAND_KEYS.map((k) => (preset as unknown as Record<string, number>)[k] ?? 1);
 }
 
 async function render(args: RenderArgs): Promise<void> {
@@ -114,17 +98,28 @@ async function render(args: RenderArgs): Promise<void> {
     const { input: inFmt, output: outFmt } = resolveFormats(args, wav, outputIsWav);
     const eq =
       args.eqPreset !== undefined ? await presetGains(args.eqPreset, args.equalizers) : args.eq;
+    // The DSP core parses and validates both formats (its messages name the field).
+    const [inInfo, outInfo] = [
+      ['input', inFmt],
+      ['output', outFmt],
+    ].map(([what, f]) => {
+      try {
+        return parseFormat(formatText(f as Format));
+      } catch (err) {
+        throw new RenderError(`${what}: ${(err as Error).message.replace(/^format: /, '')}`);
+      }
+    }) as [FormatInfo, FormatInfo];
     const chain = new Chain({
-      input: formatText(inFmt),
-      output: formatText(outFmt),
+      input: inInfo.text,
+      output: outInfo.text,
       volume: args.volume,
       eq,
       delayMs: args.delayMs,
       normalize: args.normalize,
       dither: args.dither,
     });
-    const inFrameBytes = (BYTES[inFmt.sampleFormat] ?? 2) * inFmt.channels;
-    const outFrameBytes = (BYTES[outFmt.sampleFormat] ?? 2) * outFmt.channels;
+    const inFrameBytes = inInfo.frameBytes;
+    const outFrameBytes = outInfo.frameBytes;
     const dataOffset = wav?.dataOffset ?? 0;
     const dataBytes = wav?.dataBytes ?? size;
     const inFrames = Math.floor(dataBytes / inFrameBytes);
@@ -142,12 +137,10 @@ async function render(args: RenderArgs): Promise<void> {
       throw new RenderError(`--out: cannot create ${args.output}: ${(err as Error).message}`);
     }
     try {
-      const bits = (BYTES[outFmt.sampleFormat] ?? 2) * 8;
-      const mask = outFmt.layout?.startsWith('0x') ? Number.parseInt(outFmt.layout, 16) : null;
-      const layoutMask = mask ?? layoutMaskOf(chain.outputFormat);
+      const { bits, mask } = outInfo;
       let position = 0;
       if (outputIsWav) {
-        const header = wavHeader(bits, outFmt.rate, outFmt.channels, layoutMask, remaining);
+        const header = wavHeader(bits, outFmt.rate, outFmt.channels, mask, remaining);
         writeSync(output, header, 0, header.length, 0);
         position = header.length;
       }
@@ -193,13 +186,7 @@ async function render(args: RenderArgs): Promise<void> {
         bar.finish();
       }
       if (outputIsWav && position - headerBytes !== wanted * outFrameBytes) {
-        const header = wavHeader(
-          bits,
-          outFmt.rate,
-          outFmt.channels,
-          layoutMask,
-          position - headerBytes,
-        );
+        const header = wavHeader(bits, outFmt.rate, outFmt.channels, mask, position - headerBytes);
         writeSync(output, header, 0, header.length, 0);
       }
       ftruncateSync(output, position);
@@ -215,12 +202,4 @@ async function render(args: RenderArgs): Promise<void> {
   } finally {
     closeSync(input);
   }
-}
-
-/** The WAV channel mask of a normalised format such as `s16le:48000:6:5.1`. */
-function layoutMaskOf(format: string): number | null {
-  const layout = format.split(':')[3];
-  if (layout === undefined) return null;
-  if (layout.startsWith('0x')) return Number.parseInt(layout, 16);
-  return LAYOUT_MASKS[layout] ?? null;
 }

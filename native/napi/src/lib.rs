@@ -4,6 +4,7 @@
 
 mod chain;
 mod convert;
+mod format;
 mod mixer;
 // Engine bindings (native/napi/src/engine*.rs) are declared below this line.
 mod engine;

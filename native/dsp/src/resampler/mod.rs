@@ -62,6 +62,8 @@ pub struct Resampler {
     exact_active: bool,
     /// Numerator of the fractional position over the exact table's phase count.
     exact_phase: usize,
+    /// The exact step as (whole input samples, remaining phases, phase count).
+    exact_step: (usize, usize, usize),
 }
 
 /// Where the scalar reference and the optimised kernel differ: how the coefficients are formed.
@@ -112,6 +114,7 @@ impl Resampler {
             max_block,
             coef: vec![0.0; taps],
             exact: filter::design_exact(in_rate, out_rate),
+            exact_step: (0, 0, 1),
             exact_active: false,
             exact_phase: 0,
             table,
@@ -158,6 +161,9 @@ impl Resampler {
         self.adjust = self.adjust_target;
         self.exact_phase = 0;
         self.exact_active = self.exact.is_some() && self.adjust == 0.0;
+        if let Some((table, step)) = &self.exact {
+            self.exact_step = (step / table.phases, step % table.phases, table.phases);
+        }
     }
 
     /// Sets the target relative ratio adjustment: the resampler then consumes
@@ -171,10 +177,11 @@ impl Resampler {
             )));
         }
         self.adjust_target = adjust;
-        if adjust != 0.0 {
+        if adjust != 0.0 && self.exact_active {
             // Off the rational grid from now on: the interpolated table takes over from the
             // exact position (same filter), so the switch is seamless.
             self.exact_active = false;
+            self.frac = self.exact_phase as f64 / self.exact_step.2 as f64;
         }
         Ok(())
     }
@@ -395,13 +402,16 @@ impl Resampler {
     #[inline(always)]
     fn advance(&mut self) {
         if self.exact_active {
-            if let Some((table, step)) = &self.exact {
-                self.exact_phase += step;
-                self.ipos += self.exact_phase / table.phases;
-                self.exact_phase %= table.phases;
-                self.frac = self.exact_phase as f64 / table.phases as f64;
-                return;
+            // No division per sample: whole input samples and the remainder of the step are
+            // precomputed; `frac` is derived only when leaving the exact grid.
+            let (whole, rest, phases) = self.exact_step;
+            self.exact_phase += rest;
+            self.ipos += whole;
+            if self.exact_phase >= phases {
+                self.exact_phase -= phases;
+                self.ipos += 1;
             }
+            return;
         }
         let d = self.adjust_target - self.adjust;
         if d != 0.0 {
