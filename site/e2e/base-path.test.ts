@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchChromium, openPage, waitForHydration } from './harness/browser';
+import { launchChromium, openPage, pressUntilVisible, waitForHydration } from './harness/browser';
 import { brokenLinks } from './harness/exported-site';
 import { type StaticServer, serveStatic } from './harness/static-server';
 
@@ -67,8 +67,9 @@ describe(`exported under ${basePath}`, () => {
     const { page, errors } = await openPage(browser);
     await page.goto(`${server.origin}${basePath}/docs/`);
     await waitForHydration(page);
-    await page.keyboard.press('/');
-    await page.getByRole('searchbox', { name: 'Search the documentation' }).fill('multicast');
+    const input = page.getByRole('searchbox', { name: 'Search the documentation' });
+    await pressUntilVisible(page, '/', input);
+    await input.fill('multicast');
     const result = page.locator('.search-results a').first();
     await result.waitFor({ timeout: 15_000 });
     assert.match((await result.getAttribute('href')) ?? '', new RegExp(`^${basePath}/docs/`));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { openPage, waitForHydration } from './harness/browser';
+import { openPage, pressUntilVisible, waitForHydration } from './harness/browser';
 import { htmlFiles, sitePathOf } from './harness/exported-site';
 import { outDir, type RunningSite, startSite } from './harness/site';
 
@@ -46,9 +46,8 @@ describe('search', () => {
     const { page, errors } = await openPage(site.browser);
     await page.goto(site.url('/'));
     await waitForHydration(page);
-    await page.keyboard.press('/');
     const input = page.getByRole('searchbox', { name: 'Search the documentation' });
-    await input.waitFor();
+    await pressUntilVisible(page, '/', input);
     assert.equal(await input.evaluate((el) => el === document.activeElement), true, 'focused');
     await input.fill(word);
     const result = page.locator('.search-results a').first();
@@ -66,9 +65,8 @@ describe('search', () => {
     const { page, errors } = await openPage(site.browser);
     await page.goto(site.url('/docs/'));
     await waitForHydration(page);
-    await page.keyboard.press('Control+k');
     const input = page.getByRole('searchbox', { name: 'Search the documentation' });
-    await input.waitFor();
+    await pressUntilVisible(page, 'Control+k', input);
     await input.fill('multicast');
     await page.locator('.search-results a').first().waitFor({ timeout: 15_000 });
     await page.keyboard.press('Escape');

@@ -62,3 +62,25 @@ export async function waitForHydration(page: Page): Promise<void> {
     return button !== null && Object.keys(button).some((key) => key.startsWith('__react'));
   });
 }
+
+/**
+ * Presses a shortcut until the element it should reveal is visible (the listener is attached by
+ * an effect just after hydration, so the first press can come too early on a loaded machine).
+ */
+export async function pressUntilVisible(
+  page: Page,
+  key: string,
+  revealed: ReturnType<Page['locator']>,
+  attempts = 20,
+): Promise<void> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    await page.keyboard.press(key);
+    try {
+      await revealed.waitFor({ state: 'visible', timeout: 1000 });
+      return;
+    } catch {
+      // not yet: press again
+    }
+  }
+  throw new Error(`pressing ${key} ${attempts} times did not reveal ${revealed}`);
+}
