@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { type LinkCard, LinkCards } from '@/components/link-cards';
 import { Card, Cards } from '@/components/mdx/cards';
 import { siteConfig } from '@/lib/site-config';
 
@@ -37,13 +38,18 @@ const professionals = [
   'Configuration in YAML saved on every change, and a documented HTTP API',
 ];
 
-const platforms = [
-  { name: 'Windows', detail: 'Desktop app, sender, receiver', href: '/docs/windows-app/' },
-  { name: 'Linux', detail: 'Server and receiver', href: '/docs/linux-receiver/' },
-  { name: 'Raspberry Pi', detail: 'Sender or receiver', href: '/docs/raspberry-pi/' },
-  { name: 'ESP32', detail: 'ESP32-S3 transceiver', href: '/docs/esp32/' },
-  { name: 'Docker', detail: 'Server and audio sources', href: '/docs/docker/' },
-  { name: 'Android', detail: 'Background receiver', href: '/docs/android-receiver/' },
+const platforms: LinkCard[] = [
+  { title: 'Windows', text: 'Scream sender and receiver; desktop app', href: '/docs/windows-app/' },
+  { title: 'Linux', text: 'Server and receiver', href: '/docs/linux-receiver/' },
+  { title: 'Raspberry Pi', text: 'Sender or receiver', href: '/docs/raspberry-pi/' },
+  { title: 'ESP32', text: 'ESP32-S3 transceiver', href: '/docs/esp32/', notBuilt: true },
+  { title: 'Docker', text: 'Server and audio sources', href: '/docs/docker/' },
+  {
+    title: 'Android',
+    text: 'Background receiver',
+    href: '/docs/android-receiver/',
+    notBuilt: true,
+  },
 ];
 
 export default function HomePage() {
@@ -113,13 +119,7 @@ export default function HomePage() {
 
       <section className="section" aria-labelledby="platforms">
         <h2 id="platforms">Supported Platforms</h2>
-        <Cards>
-          {platforms.map((platform) => (
-            <Card key={platform.name} title={platform.name} href={platform.href}>
-              {platform.detail}
-            </Card>
-          ))}
-        </Cards>
+        <LinkCards cards={platforms} />
       </section>
     </div>
   );

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { type LinkCard, LinkCards, NotBuiltBadge } from '@/components/link-cards';
 import { NotBuilt } from '@/components/mdx/callout';
 import { Card, Cards } from '@/components/mdx/cards';
 import { CodeBlock } from '@/components/mdx/code-block';
@@ -25,14 +26,6 @@ const requirements: [string, string][] = [
   ['Network', 'Wired Ethernet or 5 GHz Wi-Fi; UDP and multicast allowed on the LAN'],
   ['Building from source', 'Rust stable (rustup), a C toolchain, git'],
 ];
-
-interface LinkCard {
-  title: string;
-  href: string;
-  text: string;
-  /** Set for what is documented but not built yet: the card says so. */
-  notBuilt?: boolean;
-}
 
 const senders: LinkCard[] = [
   {
@@ -88,22 +81,6 @@ const receivers: LinkCard[] = [
     notBuilt: true,
   },
 ];
-
-function NotBuiltBadge() {
-  return <span className="badge badge-not-built">Not built yet</span>;
-}
-
-function LinkCards({ cards }: { cards: LinkCard[] }) {
-  return (
-    <Cards>
-      {cards.map((card) => (
-        <Card key={card.href} title={card.title} href={card.href}>
-          {card.notBuilt ? <NotBuiltBadge /> : null} {card.text}
-        </Card>
-      ))}
-    </Cards>
-  );
-}
 
 export default function DownloadsPage() {
   return (
