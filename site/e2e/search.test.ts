@@ -54,7 +54,10 @@ describe('search', () => {
     await result.waitFor({ timeout: 15_000 });
     assert.match((await result.getAttribute('href')) ?? '', new RegExp(`^${target}`));
     assert.match((await result.textContent()) ?? '', new RegExp(word, 'i'));
-    await result.click();
+    // Down arrow moves from the field to the first result; Enter follows it.
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await result.evaluate((el) => el === document.activeElement), true);
+    await page.keyboard.press('Enter');
     await page.waitForURL(`**${target}**`);
     assert.equal(await page.getByRole('dialog').isVisible(), false, 'the dialog closes');
     assert.deepEqual(errors, []);

@@ -57,18 +57,29 @@ export default function SearchDialog({ open, onClose }: { open: boolean; onClose
     <dialog
       ref={dialog}
       className="search-dialog"
-      aria-labelledby={inputId}
+      aria-labelledby={`${inputId}-label`}
       onClose={onClose}
       onKeyDown={(event) => {
         // A search field would take the first Escape to clear itself; close at once instead.
         if (event.key === 'Escape') {
           event.preventDefault();
           onClose();
+          return;
         }
+        // Down and Up walk from the field through the results and back.
+        if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+        const stops = [
+          ...event.currentTarget.querySelectorAll<HTMLElement>('input, .search-results a'),
+        ];
+        const at = stops.indexOf(document.activeElement as HTMLElement);
+        const next = stops[at + (event.key === 'ArrowDown' ? 1 : -1)];
+        if (at < 0 || !next) return;
+        event.preventDefault();
+        next.focus();
       }}
     >
       <form method="dialog" className="search-form" onSubmit={(event) => event.preventDefault()}>
-        <label htmlFor={inputId} className="visually-hidden">
+        <label id={`${inputId}-label`} htmlFor={inputId} className="visually-hidden">
           Search the documentation
         </label>
         <input
