@@ -55,7 +55,9 @@ export interface NavGroup {
 export interface SegmentAlias {
   /** The page whose content the alias shows. */
   id: PageId;
-  /** Said in the page title and at the top of the page, so readers know where they are. */
+  /** The document title at the alias, saying which page it shows. */
+  title: string;
+  /** Said at the top of the page, so readers know where they are. */
   note: string;
 }
 
@@ -143,10 +145,12 @@ export const navGroups: readonly NavGroup[] = [
 export const segmentAliases: Readonly<Record<string, SegmentAlias>> = {
   'raspberry-pi': {
     id: 'linux-receiver',
+    title: 'Raspberry Pi: the Linux and Raspberry Pi receiver page',
     note: 'Raspberry Pi receivers use the Linux receiver page',
   },
   'install-raspberry-pi': {
     id: 'install-rpi-sender',
+    title: 'Install on a Raspberry Pi: the Raspberry Pi sender page',
     note: 'This is the Raspberry Pi sender installation page',
   },
 };

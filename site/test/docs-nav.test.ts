@@ -108,6 +108,7 @@ describe('resolveDocPath', () => {
     expect(viaLink.page.id).toBe('install-rpi-sender');
     expect(viaLink.known).toBe(true);
     expect(viaLink.alias?.note).toMatch(/Raspberry Pi sender/);
+    expect(viaLink.alias?.title).toMatch(/Raspberry Pi sender page/);
     expect(viaLink.breadcrumbs.at(-1)?.label).toBe(viaLink.page.title);
   });
 

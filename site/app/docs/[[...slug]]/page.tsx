@@ -22,7 +22,7 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
   // Alias segments point search engines at the page's own segment.
   const canonical = canonicalUrl(docHref(doc.page.segment));
   return {
-    title: doc.alias ? `${title} (${doc.alias.note.toLowerCase()})` : title,
+    title: doc.alias ? doc.alias.title : title,
     description:
       module?.metadata?.description ?? `Tributary documentation: ${doc.page.title.toLowerCase()}.`,
     ...(canonical ? { alternates: { canonical } } : {}),
