@@ -32,6 +32,9 @@ export async function startDaemon(dir: string, env: Record<string, string> = {})
       API_PORT: '0',
       HTTP_PORT: '0',
       CONFIG_PATH: join(dir, 'config.yaml'),
+      // Daemons in tests never bind the engine's well-known UDP ports; tests that want audio
+      // pass ENGINE=on with ports 0.
+      ENGINE: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

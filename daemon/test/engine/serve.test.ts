@@ -1,0 +1,63 @@
+// `tributary serve` as a real process with the audio engine on (ephemeral ports, 127.0.0.1):
+// it plays what the API configures and SIGTERM stops it cleanly, freeing the engine's ports.
+import assert from 'node:assert/strict';
+import { createSocket } from 'node:dgram';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startDaemon } from '../daemon-process.js';
+import { tempDir } from '../helpers.js';
+
+const engineEnv = {
+  ENGINE: 'on',
+  ENGINE_BIND: '127.0.0.1',
+  SCREAM_PORTS: '0',
+  SCREAM_TAGGED_PORT: 'off',
+  RTP_PORTS: 'off',
+};
+
+test('serve plays a configured route and SIGTERM stops the engine cleanly', async (t) => {
+  const daemon = await startDaemon(tempDir(t), engineEnv);
+  t.after(() => daemon.stop('SIGKILL'));
+  const rx = createSocket('udp4');
+  await new Promise<void>((resolve) => rx.bind(0, '127.0.0.1', () => resolve()));
+  t.after(() => rx.close());
+  let loud = 0;
+  rx.on('message', (m: Buffer) => {
+    if (m.length === 1157 && Math.abs(m.readInt16LE(600)) > 5000) loud++;
+  });
+  for (const [path, body] of [
+    ['/sinks', { name: 'Desk', ip: '127.0.0.1', port: rx.address().port }],
+    ['/sources', { name: 'PC', ip: '127.0.0.1' }],
+    ['/routes', { name: 'PC to Desk', source: 'PC', sink: 'Desk' }],
+  ] as const) {
+    const res = await daemon.call('POST', path, body);
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+  }
+  const stats = (await daemon.call('GET', '/api/stats')).body as {
+    engine: { state: string; ports: { scream: number[] } };
+  };
+  assert.equal(stats.engine.state, 'running', daemon.output());
+  const port = stats.engine.ports.scream[0]!;
+
+  const tx = createSocket('udp4');
+  t.after(() => tx.close());
+  const packet = Buffer.alloc(1157);
+  packet.set([0x01, 16, 2, 0x03, 0x00]);
+  for (let i = 5; i < packet.length; i += 2) packet.writeInt16LE(9000, i);
+  const start = performance.now();
+  for (let k = 0; k < 100; k++) {
+    tx.send(packet, port, '127.0.0.1');
+    await sleep(Math.max(0, start + (k + 1) * 6 - performance.now()));
+  }
+  const end = Date.now() + 3000;
+  while (loud < 20 && Date.now() < end) await sleep(20);
+  assert.ok(loud >= 20, `the route plays (${loud} loud packets)`);
+
+  assert.equal(await daemon.stop('SIGTERM'), 0, daemon.output());
+  const again = createSocket('udp4');
+  await new Promise<void>((resolve, reject) => {
+    again.once('error', reject);
+    again.bind(port, '127.0.0.1', () => resolve());
+  });
+  again.close();
+});
