@@ -1,0 +1,155 @@
+//! Multicast in a network namespace the test creates (`unshare -n`, as root): the engine joins
+//! the configured group and plays a Scream stream sent to it, and sends RTP to a multicast sink
+//! with TTL 64. Only the namespace's own loopback carries the traffic.
+
+mod common;
+
+use common::*;
+use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
+use std::process::Command;
+use std::time::Duration;
+use tributary_engine::{DesiredState, Engine, EngineOptions, SinkProtocol};
+
+const IN_GROUP: Ipv4Addr = Ipv4Addr::new(239, 255, 10, 10);
+const OUT_GROUP: Ipv4Addr = Ipv4Addr::new(239, 255, 10, 11);
+
+#[test]
+fn multicast_in_a_private_network_namespace() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: creating a network namespace needs root (CI runs as root)");
+        return;
+    }
+    let exe = std::env::current_exe().expect("test binary path");
+    let script = format!(
+        "ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo && \
+         exec '{}' --exact multicast_inside_the_namespace --ignored --nocapture --test-threads=1",
+        exe.display()
+    );
+    let out = Command::new("unshare")
+        .args(["-n", "sh", "-c", &script])
+        .output()
+        .expect("unshare (util-linux) and ip (iproute2) are installed");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "inside the namespace:\n{text}");
+    assert!(text.contains("1 passed"), "the inner test ran:\n{text}");
+}
+
+/// Run by the test above inside its namespace (ignored when run directly).
+#[test]
+#[ignore = "runs inside the network namespace multicast_in_a_private_network_namespace creates"]
+fn multicast_inside_the_namespace() {
+    let mut engine = Engine::start(EngineOptions {
+        bind: std::net::IpAddr::V4(Ipv4Addr::UNSPECIFIED),
+        scream_ports: vec![0],
+        tagged_port: None,
+        rtp_ports: vec![],
+        multicast_groups: vec![IN_GROUP],
+        ..EngineOptions::default()
+    })
+    .expect("engine starts");
+    // The RTP sink is a multicast group; a receiver joins it.
+    let out_port = free_udp_port();
+    let rx = UdpSocket::bind((Ipv4Addr::UNSPECIFIED, out_port)).unwrap();
+    rx.join_multicast_v4(&OUT_GROUP, &Ipv4Addr::UNSPECIFIED)
+        .unwrap();
+    enable_recv_ttl(&rx);
+    let mut s = sink(
+        "multicast",
+        out_port,
+        SinkProtocol::Rtp,
+        48_000,
+        16,
+        vec![path("pc", Some(LOCAL), None)],
+    );
+    s.ip = Some(OUT_GROUP.into());
+    assert!(engine
+        .apply(DesiredState { sinks: vec![s] })
+        .unwrap()
+        .is_empty());
+    // The Scream sender (bound to 127.0.0.1 so the source matches) sends to the input group.
+    let to = SocketAddr::new(IN_GROUP.into(), engine.ports().scream[0]);
+    let sender =
+        std::thread::spawn(move || send_scream_tone(to, 1.0, [(1000.0, 0.5), (1000.0, 0.5)]));
+    rx.set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let mut buf = [0u8; 2048];
+    let (mut packets, mut loud, mut ttls) = (0, 0, Vec::new());
+    let end = std::time::Instant::now() + Duration::from_millis(1500);
+    while std::time::Instant::now() < end {
+        if let Some((n, ttl)) = recv_with_ttl(&rx, &mut buf) {
+            packets += 1;
+            ttls.push(ttl);
+            let p = tributary_engine::rtp::parse(&buf[..n]).unwrap();
+            if p.payload
+                .chunks_exact(2)
+                .any(|b| i16::from_be_bytes([b[0], b[1]]).abs() > 15_000)
+            {
+                loud += 1;
+            }
+        }
+    }
+    sender.join().unwrap();
+    engine.stop();
+    assert!(packets > 100, "{packets} multicast RTP packets");
+    assert!(
+        loud > 50,
+        "the multicast Scream input played ({loud} loud packets)"
+    );
+    assert!(
+        ttls.iter().all(|&t| t == 64),
+        "TTL 64 on every packet: {:?}",
+        &ttls[..5.min(ttls.len())]
+    );
+}
+
+fn enable_recv_ttl(socket: &UdpSocket) {
+    use std::os::fd::AsRawFd;
+    let one: libc::c_int = 1;
+    // SAFETY: setsockopt on a socket we own with a valid int option.
+    unsafe {
+        libc::setsockopt(
+            socket.as_raw_fd(),
+            libc::IPPROTO_IP,
+            libc::IP_RECVTTL,
+            (&one as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        );
+    }
+}
+
+/// One datagram and the TTL it arrived with (IP_RECVTTL control message).
+fn recv_with_ttl(socket: &UdpSocket, buf: &mut [u8]) -> Option<(usize, i32)> {
+    use std::os::fd::AsRawFd;
+    let mut iov = libc::iovec {
+        iov_base: buf.as_mut_ptr().cast(),
+        iov_len: buf.len(),
+    };
+    let mut control = [0u8; 64];
+    // SAFETY: msghdr points at the iovec and control buffer above, which outlive the call;
+    // CMSG_* walk only the control bytes the kernel reports.
+    unsafe {
+        let mut msg: libc::msghdr = std::mem::zeroed();
+        msg.msg_iov = &mut iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control.as_mut_ptr().cast();
+        msg.msg_controllen = control.len() as _;
+        let n = libc::recvmsg(socket.as_raw_fd(), &mut msg, 0);
+        if n < 0 {
+            return None;
+        }
+        let mut cmsg = libc::CMSG_FIRSTHDR(&msg);
+        while !cmsg.is_null() {
+            if (*cmsg).cmsg_level == libc::IPPROTO_IP && (*cmsg).cmsg_type == libc::IP_TTL {
+                let ttl = std::ptr::read_unaligned(libc::CMSG_DATA(cmsg) as *const libc::c_int);
+                return Some((n as usize, ttl));
+            }
+            cmsg = libc::CMSG_NXTHDR(&msg, cmsg);
+        }
+        Some((n as usize, -1))
+    }
+}
