@@ -257,8 +257,9 @@ impl SourceBuffer {
             return;
         }
         if !restart && ext_seq == self.highest_seq.unwrap_or(0) {
-            self.drift
-                .observe(arrival_s, position + frames - self.drift_origin);
+            if let Some(since_origin) = (position + frames).checked_sub(self.drift_origin) {
+                self.drift.observe(arrival_s, since_origin);
+            }
         }
         self.write_decoded(position, encoding, payload);
     }
@@ -366,6 +367,45 @@ mod tests {
 
     fn l16(frames: usize, value: i16) -> Vec<u8> {
         (0..frames * 2).flat_map(|_| value.to_be_bytes()).collect()
+    }
+
+    proptest::proptest! {
+        /// Whatever a sender claims (sequence, timestamp, size, timing), buffering never panics
+        /// and positions stay near the origin.
+        #[test]
+        fn arbitrary_rtp_streams_never_panic(
+            packets in proptest::collection::vec(
+                (proptest::prelude::any::<u16>(), proptest::prelude::any::<u32>(), 0usize..400, 0.0f64..0.05),
+                1..200,
+            ),
+            play_ahead in 0u64..100_000,
+        ) {
+            let mut s = SourceBuffer::new(48_000, 2, 1.0, JitterConfig::default());
+            let mut t = 0.0;
+            for (i, (seq, ts, frames, dt)) in packets.into_iter().enumerate() {
+                t += dt;
+                s.push_rtp(seq, ts, &l16(frames, 7), SampleFormat::S16Be, t);
+                if i % 7 == 0 {
+                    s.play_pos = s.timeline.write_head().saturating_sub(play_ahead);
+                }
+                let _ = s.target_frames();
+                let _ = s.level_ms();
+            }
+            proptest::prop_assert!(s.timeline.write_head().abs_diff(ORIGIN) < 1 << 36);
+        }
+
+        #[test]
+        fn arbitrary_scream_streams_never_panic(
+            packets in proptest::collection::vec((1usize..1153, 0.0f64..0.05, 0u64..50_000), 1..100),
+        ) {
+            let mut s = SourceBuffer::new(44_100, 5, 1.0, JitterConfig::default());
+            let mut t = 0.0;
+            for (len, dt, jump) in packets {
+                t += dt;
+                s.push_scream(&vec![1u8; len], SampleFormat::S24Le, t);
+                s.play_pos = s.play_pos.max(s.timeline.write_head().saturating_sub(jump));
+            }
+        }
     }
 
     #[test]
