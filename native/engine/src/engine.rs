@@ -8,7 +8,7 @@
 //! without a gap; changed levels ramp inside the DSP stages.
 
 use crate::config::{ConfigError, DesiredState, EngineOptions, PathSpec, SinkSpec};
-use crate::ingest::Core;
+use crate::ingest::{Core, Retired};
 use crate::net::{self, Datagram, PortKind, Receiver};
 use crate::path::PathRt;
 use crate::sink::{layout_for, SinkRt};
@@ -123,6 +123,8 @@ pub struct BoundPorts {
 
 /// A running engine. Dropping it stops it.
 pub struct Engine {
+    /// What the engine thread retired, freed here (see [`Retired`]).
+    retired: mpsc::Receiver<Retired>,
     commands: mpsc::Sender<Command>,
     thread: Option<JoinHandle<()>>,
     queue: mpsc::SyncSender<Datagram>,
@@ -186,7 +188,9 @@ impl Engine {
         socket.set_nonblocking(true)?;
         let (commands, command_rx) = mpsc::channel();
         let unknown = Arc::new(Mutex::new(Vec::new()));
+        let (retired_tx, retired) = mpsc::channel();
         let mut core = Core::new(
+            retired_tx,
             socket,
             counters.clone(),
             unknown.clone(),
@@ -196,6 +200,7 @@ impl Engine {
             .name("trib-engine".into())
             .spawn(move || core.run(data_rx, command_rx))?;
         Ok(Engine {
+            retired,
             commands,
             thread: Some(thread),
             queue,
@@ -225,6 +230,7 @@ impl Engine {
     /// 32-bit RTP) are left out and returned, one error naming the field per sink; everything
     /// else plays. `Err` only when the engine has stopped.
     pub fn apply(&mut self, state: DesiredState) -> Result<Vec<ConfigError>, ConfigError> {
+        self.free_retired();
         let (state, problems) = state.playable();
         self.open_rtp_ports(&state);
         let start = Instant::now() + Duration::from_millis(5);
@@ -429,6 +435,7 @@ impl Engine {
 
     /// A snapshot of every counter.
     pub fn stats(&self) -> EngineStats {
+        self.free_retired();
         let sources = self
             .source_counters
             .iter()
@@ -498,6 +505,13 @@ impl Engine {
             .collect();
         out.sort_by(|a, b| a.last_seen_ms_ago.total_cmp(&b.last_seen_ms_ago));
         out
+    }
+
+    /// Frees what the engine thread took out of the graph on earlier applies.
+    fn free_retired(&self) {
+        while let Ok(retired) = self.retired.try_recv() {
+            drop(retired);
+        }
     }
 
     /// Stops every thread and closes every socket. Idempotent.

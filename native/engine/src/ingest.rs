@@ -34,8 +34,18 @@ pub struct Unknown {
     pub last_seen: Instant,
 }
 
+/// What the engine thread takes out of the graph. It is dropped on the control thread, so
+/// freeing large buffers (a 300 s timeshift ring is ~115 MB) never stalls audio.
+#[derive(Default)]
+pub struct Retired {
+    pub sources: Vec<SourceSlot>,
+    pub sinks: Vec<SinkRt>,
+    pub paths: Vec<crate::path::PathRt>,
+}
+
 /// State owned by the engine thread.
 pub struct Core {
+    retired: mpsc::Sender<Retired>,
     sources: Vec<SourceSlot>,
     sinks: Vec<SinkRt>,
     socket: UdpSocket,
@@ -50,12 +60,14 @@ pub struct Core {
 
 impl Core {
     pub fn new(
+        retired: mpsc::Sender<Retired>,
         socket: UdpSocket,
         counters: Arc<EngineCounters>,
         shared_unknown: Arc<Mutex<Vec<Unknown>>>,
         default_rtp: RtpFormat,
     ) -> Self {
         Self {
+            retired,
             sources: Vec::new(),
             sinks: Vec::new(),
             socket,
@@ -155,6 +167,11 @@ impl Core {
             };
             self.sources.push(slot);
         }
+        let mut retired = Retired {
+            sources: old_sources,
+            ..Retired::default()
+        };
+        retired.sources.append(&mut fresh);
         let mut old_sinks = std::mem::take(&mut self.sinks);
         for plan in sinks {
             match plan {
@@ -186,6 +203,7 @@ impl Core {
                             }
                         }
                     }
+                    retired.paths.append(&mut old_paths);
                     sink.spec.paths.clear();
                     sink.spec
                         .paths
@@ -193,6 +211,11 @@ impl Core {
                     self.sinks.push(sink);
                 }
             }
+        }
+        retired.sinks = old_sinks;
+        if !(retired.sources.is_empty() && retired.sinks.is_empty() && retired.paths.is_empty()) {
+            // If the control side is gone the engine is stopping; dropping here is fine then.
+            let _ = self.retired.send(retired);
         }
         // Resolve each path's source index and count readers.
         for s in &mut self.sources {
