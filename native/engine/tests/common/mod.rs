@@ -91,34 +91,43 @@ pub fn sink(
 /// Sends Scream packets of a stereo tone (left `f_left` Hz at `amp_left`, right `f_right` at
 /// `amp_right`) at the real rate for `seconds`, from a socket bound to `from`.
 pub fn send_scream_tone(to: SocketAddr, seconds: f64, tones: [(f64, f64); 2]) {
+    send_scream(to, seconds, 3, &tones);
+}
+
+/// Sends 48 kHz 16-bit Scream with one tone per channel (`tones.len()` channels, `mask` as the
+/// channel mask) at the real rate for `seconds`. Frames straddle packets when 1152 bytes is
+/// not a whole number of them, as real Scream senders do.
+pub fn send_scream(to: SocketAddr, seconds: f64, mask: u16, tones: &[(f64, f64)]) {
     let socket = UdpSocket::bind((LOCAL, 0)).unwrap();
+    let channels = tones.len();
     let format = ScreamFormat {
         sample_rate: 48_000,
         bit_depth: 16,
-        channels: 2,
-        channel_mask: 3,
+        channels: channels as u8,
+        channel_mask: mask,
     };
-    let frames_per_packet = scream::PAYLOAD_LEN / 4;
-    let packets = (seconds * 48_000.0 / frames_per_packet as f64) as usize;
+    let total_frames = (seconds * 48_000.0) as usize;
+    let mut pcm = Vec::with_capacity(total_frames * channels * 2);
+    for n in 0..total_frames {
+        for (f, a) in tones {
+            let v =
+                (a * (2.0 * std::f64::consts::PI * f * n as f64 / 48_000.0).sin() * 32767.0) as i16;
+            pcm.extend_from_slice(&v.to_le_bytes());
+        }
+    }
     // A real sender's audio thread runs at real-time priority too; without it a loaded test
     // machine delays this thread by more than any jitter buffer.
     tributary_engine::rt::raise_current_thread(30);
     let start = Instant::now();
-    let mut payload = vec![0u8; scream::PAYLOAD_LEN];
+    let bytes_per_second = 48_000.0 * channels as f64 * 2.0;
     let mut out = [0u8; 1200];
-    for k in 0..packets {
-        for i in 0..frames_per_packet {
-            let n = (k * frames_per_packet + i) as f64;
-            for (c, (f, a)) in tones.iter().enumerate() {
-                let v =
-                    (a * (2.0 * std::f64::consts::PI * f * n / 48_000.0).sin() * 32767.0) as i16;
-                payload[i * 4 + c * 2..i * 4 + c * 2 + 2].copy_from_slice(&v.to_le_bytes());
-            }
-        }
-        let len = scream::build(&format, &payload, &mut out).unwrap();
+    for (k, payload) in pcm.chunks_exact(scream::PAYLOAD_LEN).enumerate() {
+        let len = scream::build(&format, payload, &mut out).unwrap();
         socket.send_to(&out[..len], to).unwrap();
-        let due =
-            start + Duration::from_secs_f64((k + 1) as f64 * frames_per_packet as f64 / 48_000.0);
+        let due = start
+            + Duration::from_secs_f64(
+                (k + 1) as f64 * scream::PAYLOAD_LEN as f64 / bytes_per_second,
+            );
         std::thread::sleep(due.saturating_duration_since(Instant::now()));
     }
 }
