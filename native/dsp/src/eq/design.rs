@@ -35,6 +35,13 @@ pub struct Coefs {
     pub b2: f32,
     pub a1: f32,
     pub a2: f32,
+    /// `b2 - a2 = 1 - b0` (equal for every peaking filter), computed before rounding; the
+    /// kernels use it with `b1 = a1` so their states carry small differences, not the nearly
+    /// cancelling products of the textbook form.
+    pub d2: f32,
+    /// `a1 * d2` and `(1 + a2) * d2`, for the kernels' short-chain form.
+    pub a1d2: f32,
+    pub c2: f32,
 }
 
 /// The parts of a peaking filter that do not depend on its gain.
@@ -57,12 +64,18 @@ impl PeakingShape {
     pub fn coefs(&self, db: f64) -> Coefs {
         let a = 10f64.powf(db / 40.0);
         let a0 = 1.0 + self.alpha / a;
+        let d2 = self.alpha * (1.0 / a - a) / a0;
+        let a1 = -2.0 * self.cos_w0 / a0;
+        let a2 = (1.0 - self.alpha / a) / a0;
         Coefs {
             b0: ((1.0 + self.alpha * a) / a0) as f32,
             b1: ((-2.0 * self.cos_w0) / a0) as f32,
             b2: ((1.0 - self.alpha * a) / a0) as f32,
             a1: ((-2.0 * self.cos_w0) / a0) as f32,
             a2: ((1.0 - self.alpha / a) / a0) as f32,
+            d2: d2 as f32,
+            a1d2: (a1 * d2) as f32,
+            c2: ((1.0 + a2) * d2) as f32,
         }
     }
 }
