@@ -172,6 +172,12 @@ impl SourceBuffer {
         self.is_active(now_s) && now_s - self.stream_start_s >= 0.06
     }
 
+    /// Whether packets are arriving at their usual pace right now (the last one within the
+    /// longest recent gap plus 10 ms).
+    pub fn is_flowing(&self, now_s: f64) -> bool {
+        now_s - self.last_arrival_s < (self.peak_gap_ms + 10.0) / 1000.0
+    }
+
     /// Whether a packet arrived within the last 200 ms.
     pub fn is_active(&self, now_s: f64) -> bool {
         now_s - self.last_arrival_s < 0.2

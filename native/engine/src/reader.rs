@@ -4,8 +4,10 @@
 //!
 //! Rate control: `step = source_rate / sink_rate * (1 + drift) * (1 + correction)`, where
 //! `drift` is the source's measured clock error (feed-forward) and `correction` a proportional
-//! term on the average buffer error over 100 ms windows (+-0.5 %, inaudible). An error beyond
-//! `max(2 x target, 50 ms)` is fixed with a jump (fade out, move, fade in) instead.
+//! term on the average buffer error over 100 ms windows (+-0.5 %, inaudible), updated only
+//! while packets flow. Too much queued (beyond `max(2 x target, 50 ms)`) is fixed with a jump
+//! ahead (fade out, move, fade in); too little never jumps back (that would replay audio): the
+//! path slows down, and if it runs dry it holds silence until a full target is queued again.
 //!
 //! The conversion itself is the DSP core's band-limited polyphase [`Resampler`], whose ratio
 //! adjustment carries drift and correction; it is fed on demand so each call yields exactly the
@@ -169,7 +171,6 @@ impl PathReader {
     pub fn render(&mut self, src: &SourceBuffer, now_s: f64, out: &mut [f32]) {
         let c = self.channels;
         let frames_out = out.len() / c;
-        let active = src.is_active(now_s);
         let target = src.target_frames();
         if !self.locked {
             if !src.is_warm(now_s) {
@@ -190,11 +191,18 @@ impl PathReader {
             // Refilled: a short glitch is an underrun; a long wait was the sender pausing.
             if now_s - since < 0.5 {
                 self.underruns += 1;
+                // A glitch, not the end of a stream: queue more from now on.
+                src.note_underrun();
             }
             self.stalled_since = None;
             self.ramp = Ramp::In(0);
         }
-        if active && self.ramp == Ramp::Steady {
+        // Control only while packets flow: at the end of a stream (or in a pause) the queue
+        // shrinks because nothing arrives, which is not a clock error.
+        if !src.is_flowing(now_s) {
+            self.err_sum = 0.0;
+            self.err_frames = 0;
+        } else if self.ramp == Ramp::Steady {
             let fill =
                 src.timeline.write_head() as f64 - self.current_position() - self.delay as f64;
             self.err_sum += (fill - target) * frames_out as f64;
@@ -204,7 +212,10 @@ impl PathReader {
                 self.err_sum = 0.0;
                 self.err_frames = 0;
                 let err_s = err / f64::from(src.rate());
-                if err_s.abs() > (2.0 * target / f64::from(src.rate())).max(0.05) {
+                // Far too much queued (a burst, a sender catching up): skip ahead. Too little is
+                // corrected by slowing down, or by holding silence if it runs dry: never by
+                // jumping back, which would play audio twice.
+                if err_s > (2.0 * target / f64::from(src.rate())).max(0.05) {
                     let head = src.timeline.write_head();
                     self.ramp = Ramp::Out(0, head.saturating_sub(target as u64 + self.delay));
                     self.correction = 0.0;
@@ -257,7 +268,6 @@ impl PathReader {
             // and hold silence until a full target of audio is queued again. Nothing is
             // skipped and nothing is played twice.
             self.apply_ramp(out);
-            src.note_underrun();
             let resume = self.hole_start;
             self.jump_to(resume);
             self.stalled_since = Some(now_s);

@@ -1,0 +1,72 @@
+//! Timeshift: one source on two sinks, one of them 1.5 s later (far beyond the jitter buffer),
+//! both complete and continuous.
+
+mod common;
+
+use common::*;
+use std::net::{SocketAddr, UdpSocket};
+use tributary_engine::{DesiredState, SinkProtocol};
+
+#[test]
+fn a_delayed_path_plays_the_same_audio_1_5_s_later() {
+    let _serial = serial();
+    let mut engine = engine();
+    let (now_rx, later_rx) = (
+        UdpSocket::bind((LOCAL, 0)).unwrap(),
+        UdpSocket::bind((LOCAL, 0)).unwrap(),
+    );
+    let mut delayed = path("pc", Some(LOCAL), None);
+    delayed.delay_ms = 1500.0;
+    let state = DesiredState {
+        sinks: vec![
+            sink(
+                "now",
+                now_rx.local_addr().unwrap().port(),
+                SinkProtocol::Scream,
+                48_000,
+                16,
+                vec![path("pc", Some(LOCAL), None)],
+            ),
+            sink(
+                "later",
+                later_rx.local_addr().unwrap().port(),
+                SinkProtocol::Scream,
+                48_000,
+                16,
+                vec![delayed],
+            ),
+        ],
+    };
+    assert!(engine.apply(state).unwrap().is_empty());
+    let to = SocketAddr::new(LOCAL, engine.ports().scream[0]);
+    let sender =
+        std::thread::spawn(move || send_scream_tone(to, 1.0, [(800.0, 0.5), (800.0, 0.5)]));
+    let later = std::thread::spawn(move || collect(&later_rx, 3.0));
+    let now = collect(&now_rx, 3.0);
+    let later = later.join().unwrap();
+    sender.join().unwrap();
+    engine.stop();
+    let onset = |packets: &[(std::time::Instant, Vec<u8>)]| {
+        packets
+            .iter()
+            .find(|(_, p)| split_s16(&p[5..], false)[0].iter().any(|x| x.abs() > 0.3))
+            .map(|(t, _)| *t)
+    };
+    let (a, b) = (
+        onset(&now).expect("tone on the undelayed sink"),
+        onset(&later).expect("tone on the delayed sink"),
+    );
+    let shift = (b - a).as_secs_f64();
+    assert!((shift - 1.5).abs() < 0.05, "delayed by {shift} s");
+    // The delayed copy is the whole second of tone, without gaps.
+    let audio: Vec<u8> = later.iter().flat_map(|(_, p)| p[5..].to_vec()).collect();
+    let [l, _] = split_s16(&audio, false);
+    let (start, len) = longest_sound(&l);
+    assert!(
+        len > 46_000,
+        "one uninterrupted second, got {len} samples from {start}"
+    );
+    // Away from the fade-in and the fade-out at the ends.
+    let (f, _) = tone(&l[start + 2400..start + len - 2400], 48_000.0);
+    assert!((f - 800.0).abs() < 3.0, "{f} Hz");
+}
