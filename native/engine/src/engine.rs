@@ -483,7 +483,7 @@ impl Engine {
         }
     }
 
-    /// Senders no source matches, most recent first.
+    /// Senders no source matches and heard in the last minute, most recent first.
     pub fn unknown_senders(&self) -> Vec<UnknownSender> {
         let now = Instant::now();
         let list = self.unknown.lock().map(|l| l.clone()).unwrap_or_default();
@@ -503,6 +503,7 @@ impl Engine {
                 last_seen_ms_ago: now.saturating_duration_since(u.last_seen).as_secs_f64() * 1000.0,
             })
             .collect();
+        out.retain(|u| u.last_seen_ms_ago < 60_000.0);
         out.sort_by(|a, b| a.last_seen_ms_ago.total_cmp(&b.last_seen_ms_ago));
         out
     }

@@ -244,3 +244,49 @@ fn unknown_senders_are_listed_not_played_and_stop_is_clean() {
     // Every socket is closed: the port can be bound again.
     UdpSocket::bind((LOCAL, scream_port)).expect("port released after stop");
 }
+
+#[test]
+fn a_sender_added_as_a_source_leaves_the_unknown_list_and_plays() {
+    let _serial = serial();
+    let mut engine = engine();
+    let rx = UdpSocket::bind((LOCAL, 0)).unwrap();
+    let port = rx.local_addr().unwrap().port();
+    engine
+        .apply(DesiredState {
+            sinks: vec![sink("a", port, SinkProtocol::Scream, 48_000, 16, vec![])],
+        })
+        .unwrap();
+    let to = SocketAddr::new(LOCAL, engine.ports().scream[0]);
+    send_scream_tone(to, 0.2, [(1000.0, 0.5), (1000.0, 0.5)]);
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(engine.unknown_senders().len(), 1);
+    // The dashboard adds it: it plays, and is no longer listed.
+    engine
+        .apply(DesiredState {
+            sinks: vec![sink(
+                "a",
+                port,
+                SinkProtocol::Scream,
+                48_000,
+                16,
+                vec![path("new", Some(LOCAL), None)],
+            )],
+        })
+        .unwrap();
+    let sender =
+        std::thread::spawn(move || send_scream_tone(to, 0.5, [(1000.0, 0.5), (1000.0, 0.5)]));
+    let packets = collect(&rx, 0.7);
+    sender.join().unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        engine.unknown_senders().is_empty(),
+        "{:?}",
+        engine.unknown_senders()
+    );
+    let loud = packets
+        .iter()
+        .filter(|(_, p)| split_s16(&p[5..], false)[0].iter().any(|x| x.abs() > 0.3))
+        .count();
+    assert!(loud > 30, "{loud} packets with the tone");
+    engine.stop();
+}
