@@ -1,0 +1,139 @@
+//! The real-time path allocates nothing: with a Scream source playing on Scream and RTP sinks
+//! (EQ, volume, resampling to 44.1 kHz), a counting global allocator sees no allocation in the
+//! whole process during a steady-state second (receivers, engine thread, senders; the test's
+//! own threads only sleep or reuse their buffers).
+
+mod common;
+
+use common::*;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::net::{SocketAddr, UdpSocket};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tributary_engine::scream::{self, ScreamFormat};
+use tributary_engine::{DesiredState, SinkProtocol};
+
+struct Counting;
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: forwards to the system allocator unchanged; only counts calls.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn steady_state_playback_allocates_nothing() {
+    let mut engine = engine();
+    let scream_rx = UdpSocket::bind((LOCAL, 0)).unwrap();
+    let rtp_port = free_udp_port();
+    let rtp_rx = UdpSocket::bind((LOCAL, rtp_port)).unwrap();
+    let mut eq_path = path("pc", Some(LOCAL), None);
+    eq_path.eq[3] = 1.6;
+    eq_path.volume = 0.7;
+    let state = DesiredState {
+        sinks: vec![
+            sink(
+                "scream",
+                scream_rx.local_addr().unwrap().port(),
+                SinkProtocol::Scream,
+                44_100,
+                24,
+                vec![eq_path.clone()],
+            ),
+            sink(
+                "rtp",
+                rtp_port,
+                SinkProtocol::Rtp,
+                48_000,
+                16,
+                vec![eq_path],
+            ),
+        ],
+    };
+    assert!(engine.apply(state).unwrap().is_empty());
+    let to = SocketAddr::new(LOCAL, engine.ports().scream[0]);
+    // Drain both sinks into fixed buffers on threads that allocate nothing per packet.
+    let stop = Arc::new(AtomicBool::new(false));
+    let drains: Vec<_> = [scream_rx, rtp_rx]
+        .into_iter()
+        .map(|rx| {
+            let stop = stop.clone();
+            rx.set_read_timeout(Some(Duration::from_millis(20)))
+                .unwrap();
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 2048];
+                let mut n = 0u64;
+                while !stop.load(Relaxed) {
+                    if rx.recv_from(&mut buf).is_ok() {
+                        n += 1;
+                    }
+                }
+                n
+            })
+        })
+        .collect();
+    let sender = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let socket = UdpSocket::bind((LOCAL, 0)).unwrap();
+            let format = ScreamFormat {
+                sample_rate: 48_000,
+                bit_depth: 16,
+                channels: 2,
+                channel_mask: 3,
+            };
+            let mut payload = [0u8; scream::PAYLOAD_LEN];
+            for (i, s) in payload.chunks_exact_mut(2).enumerate() {
+                s.copy_from_slice(&(((i as f64 * 0.05).sin() * 8000.0) as i16).to_le_bytes());
+            }
+            let mut out = [0u8; 1200];
+            let len = scream::build(&format, &payload, &mut out).unwrap();
+            let start = Instant::now();
+            let mut k = 0u32;
+            while !stop.load(Relaxed) {
+                let _ = socket.send_to(&out[..len], to);
+                k += 1;
+                std::thread::sleep(
+                    (start + Duration::from_micros(6000) * k)
+                        .saturating_duration_since(Instant::now()),
+                );
+            }
+        })
+    };
+    // Warm up (buffers locked, first stats published, lazily created thread state), then count.
+    std::thread::sleep(Duration::from_millis(1500));
+    let before = ALLOCATIONS.load(Relaxed);
+    std::thread::sleep(Duration::from_millis(1000));
+    let during = ALLOCATIONS.load(Relaxed) - before;
+    stop.store(true, Relaxed);
+    sender.join().unwrap();
+    let received: Vec<u64> = drains.into_iter().map(|d| d.join().unwrap()).collect();
+    let stats = engine.stats();
+    engine.stop();
+    assert!(
+        received.iter().all(|&n| n > 300),
+        "both sinks played: {received:?}"
+    );
+    assert!(stats.sources[0].packets > 300, "{stats:?}");
+    assert_eq!(
+        during, 0,
+        "allocations during one second of steady playback"
+    );
+}
