@@ -191,6 +191,17 @@ impl Chain {
             return Ok(input.len());
         }
         let mut written = 0;
+        let mut input = input;
+        if self.skip > 0 {
+            // Passthrough stopped mid-frame: finish that frame unchanged so the output stays
+            // frame-aligned, then process from the next frame boundary.
+            let fb = self.config.input.frame_bytes();
+            let n = (fb - self.skip).min(input.len());
+            output[..n].copy_from_slice(&input[..n]);
+            written = n;
+            self.skip = (self.skip + n) % fb;
+            input = &input[n..];
+        }
         self.run(input, &mut |chain, buf| {
             let n = chain.encoder.encode_into(buf, &mut output[written..])?;
             written += n;

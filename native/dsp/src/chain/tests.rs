@@ -215,3 +215,22 @@ fn dither_applies_only_when_reducing_bit_depth() {
         .dither());
     let _ = SampleFormat::S16Le;
 }
+
+#[test]
+fn leaving_passthrough_mid_frame_keeps_the_output_aligned() {
+    let f = fmt("s16le:48000:2");
+    let mut chain = Chain::new(&ChainConfig::new(f, f)).unwrap();
+    let input = noise_bytes(4003);
+    let mut out = run(&mut chain, &input[..6], &[6]); // one and a half frames, passed through
+                                                      // A volume change that ends where it started: processed, but at unity, so still exact.
+    chain.set_volume(0.5).unwrap();
+    chain.set_volume(1.0).unwrap();
+    assert!(!chain.is_passthrough());
+    out.extend(run(&mut chain, &input[6..], &[1, 500, 3]));
+    assert_eq!(
+        out.len(),
+        input.len() / 4 * 4,
+        "whole frames, the partial one completed"
+    );
+    assert!(out[..] == input[..out.len()]);
+}
