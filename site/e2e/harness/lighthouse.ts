@@ -57,11 +57,16 @@ export async function launchLighthouseChrome(): Promise<LighthouseChrome> {
     port,
     browser,
     close: async () => {
-      await browser.disconnect();
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill();
+      const exited =
+        child.exitCode !== null || child.signalCode !== null
+          ? Promise.resolve()
+          : new Promise((resolve) => child.once('exit', resolve));
+      // Browser.close over CDP shuts every Chromium process down cleanly; SIGKILL if it hangs.
+      await browser.close().catch(() => child.kill());
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
       await exited;
-      rmSync(profile, { recursive: true, force: true });
+      clearTimeout(timer);
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }
