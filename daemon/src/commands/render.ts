@@ -21,30 +21,31 @@ import {
 } from './render-args.js';
 import { ProgressBar } from './render-progress.js';
 import { isWav, parseWav, RenderError, type WavInfo, wavHeader } from './render-wav.js';
+import { type CommandIO, processIO } from './types.js';
 
 const READ_BYTES = 1 << 22;
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CommandIO = processIO): Promise<number> {
   let args: RenderArgs;
   try {
     const parsed = parseRenderArgs(argv);
     if (parsed === 'help') {
-      process.stdout.write(usage);
+      io.out(usage);
       return 0;
     }
     args = parsed;
   } catch (err) {
-    process.stderr.write(`tributary render: ${(err as Error).message}\n\n${usage}`);
+    io.err(`tributary render: ${(err as Error).message}\n\n${usage}`);
     return 2;
   }
   try {
-    await render(args);
+    await render(args, io);
     return 0;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const usageError =
       err instanceof RenderError || e.name === 'ConfigFileError' || e.code === 'InvalidArg';
-    process.stderr.write(`tributary render: ${e.message}\n`);
+    io.err(`tributary render: ${e.message}\n`);
     return usageError ? 2 : 1;
   }
 }
@@ -81,7 +82,7 @@ async function presetGains(name: string, file: string | undefined): Promise<numb
   return EQ_BAND_KEYS.map((k) => (preset as unknown as Record<string, number>)[k] ?? 1);
 }
 
-async function render(args: RenderArgs): Promise<void> {
+async function render(args: RenderArgs, io: CommandIO): Promise<void> {
   // Synchronous I/O: a batch job gains nothing from the thread pool, and the hand-offs cost.
   let input: number;
   try {
@@ -145,8 +146,9 @@ async function render(args: RenderArgs): Promise<void> {
         position = header.length;
       }
       const headerBytes = position;
+      // The bar needs a real terminal: only when writing to the process's own stderr.
       const bar = new ProgressBar(process.stderr);
-      const showBar = !args.quiet && bar.active;
+      const showBar = !args.quiet && io === processIO && bar.active;
       const started = process.hrtime.bigint();
       const elapsed = () => Number(process.hrtime.bigint() - started) / 1e9;
       const total = inFrames / inFmt.rate;
@@ -192,7 +194,7 @@ async function render(args: RenderArgs): Promise<void> {
       ftruncateSync(output, position);
       if (!args.quiet) {
         const secs = elapsed();
-        process.stderr.write(
+        io.err(
           `rendered ${total.toFixed(2)} s of ${chain.inputFormat} to ${chain.outputFormat} in ${secs.toFixed(2)} s (${Math.round(total / Math.max(secs, 1e-6))}x realtime): ${args.output}\n`,
         );
       }

@@ -5,17 +5,39 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { run } from '../../src/commands/render.js';
 import { parseEq, parseRenderArgs, resolveFormats } from '../../src/commands/render-args.js';
 import { progressLine } from '../../src/commands/render-progress.js';
 import { parseWav } from '../../src/commands/render-wav.js';
 import { cli } from '../daemon-process.js';
 import { tempDir } from '../helpers.js';
 
-const render = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, ['--import', 'tsx', cli, 'render', ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, ...env },
-  });
+/** Runs the command in this process (fast); the terminal test below spawns the real CLI. */
+async function render(args: string[], env: Record<string, string> = {}) {
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  let stdout = '';
+  let stderr = '';
+  try {
+    const status = await run(args, {
+      out: (text) => {
+        stdout += text;
+      },
+      err: (text) => {
+        stderr += text;
+      },
+    });
+    return { status, stdout, stderr };
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+const spawnRender = (args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', cli, 'render', ...args], { encoding: 'utf8' });
 
 /** ffmpeg writes a test signal file. */
 function ffmpeg(out: string, filter: string, ...opts: string[]) {
@@ -80,7 +102,7 @@ function amplitude(x: Float64Array, freq: number, rate: number, from = 0): numbe
 
 const db = (ratio: number) => 20 * Math.log10(ratio);
 
-test('44.1 kHz WAV to 48 kHz WAV with EQ and volume: ffprobe and the samples agree', (t) => {
+test('44.1 kHz WAV to 48 kHz WAV with EQ and volume: ffprobe and the samples agree', async (t) => {
   const dir = tempDir(t);
   const input = join(dir, 'in.wav');
   const output = join(dir, 'out.wav');
@@ -92,7 +114,7 @@ test('44.1 kHz WAV to 48 kHz WAV with EQ and volume: ffprobe and the samples agr
     '-c:a',
     'pcm_s16le',
   );
-  const res = render([
+  const res = await render([
     '--in',
     input,
     '--out',
@@ -121,7 +143,7 @@ test('44.1 kHz WAV to 48 kHz WAV with EQ and volume: ffprobe and the samples agr
   assert.ok(Math.abs(rising(left) / 48000 - rising(inLeft) / 44100) < 0.0002);
 });
 
-test('a 5.1 WAV down-mixes to stereo with the centre at -3 dB in both sides', (t) => {
+test('a 5.1 WAV down-mixes to stereo with the centre at -3 dB in both sides', async (t) => {
   const dir = tempDir(t);
   const input = join(dir, 'surround.wav');
   const output = join(dir, 'stereo.wav');
@@ -135,7 +157,7 @@ test('a 5.1 WAV down-mixes to stereo with the centre at -3 dB in both sides', (t
     'pcm_s16le',
   );
   assert.equal(probe(input).channel_layout, '5.1');
-  const res = render(['--in', input, '--out', output, '--layout', 'stereo']);
+  const res = await render(['--in', input, '--out', output, '--layout', 'stereo']);
   assert.equal(res.status, 0, res.stderr);
   const info = probe(output);
   assert.equal(info.channels, '2');
@@ -145,7 +167,7 @@ test('a 5.1 WAV down-mixes to stereo with the centre at -3 dB in both sides', (t
   }
 });
 
-test('raw L16 in, raw 24-bit 5.1 out: sizes, byte order and the duplicating up-mix', (t) => {
+test('raw L16 in, raw 24-bit 5.1 out: sizes, byte order and the duplicating up-mix', async (t) => {
   const dir = tempDir(t);
   const input = join(dir, 'in.l16');
   const output = join(dir, 'out.raw');
@@ -156,7 +178,7 @@ test('raw L16 in, raw 24-bit 5.1 out: sizes, byte order and the duplicating up-m
     raw.writeInt16BE(-3000, 4 * n + 2); // right
   }
   writeFileSync(input, raw);
-  const res = render([
+  const res = await render([
     '--in',
     input,
     '--in-format',
@@ -181,24 +203,24 @@ test('raw L16 in, raw 24-bit 5.1 out: sizes, byte order and the duplicating up-m
   );
 });
 
-test('neutral settings copy the samples bit for bit', (t) => {
+test('neutral settings copy the samples bit for bit', async (t) => {
   const dir = tempDir(t);
   const input = join(dir, 'in.raw');
   const output = join(dir, 'out.raw');
   const bytes = Buffer.alloc(6 * 10_000);
   for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 2_654_435_761) >>> 24;
   writeFileSync(input, bytes);
-  const res = render(['--in', input, '--in-format', 's24le:96000:2', '--out', output]);
+  const res = await render(['--in', input, '--in-format', 's24le:96000:2', '--out', output]);
   assert.equal(res.status, 0, res.stderr);
   assert.ok(readFileSync(output).equals(bytes));
 });
 
-test('--delay lengthens the output by the delay and starts with silence', (t) => {
+test('--delay lengthens the output by the delay and starts with silence', async (t) => {
   const dir = tempDir(t);
   const input = join(dir, 'in.wav');
   const output = join(dir, 'out.wav');
   ffmpeg(input, 'sine=frequency=440:sample_rate=48000:duration=1', '-c:a', 'pcm_s16le');
-  const res = render(['--in', input, '--out', output, '--delay', '100']);
+  const res = await render(['--in', input, '--out', output, '--delay', '100']);
   assert.equal(res.status, 0, res.stderr);
   const mono = wavChannel(output, 0);
   assert.equal(mono.length, 48000 + 4800);
@@ -206,7 +228,7 @@ test('--delay lengthens the output by the delay and starts with silence', (t) =>
   assert.ok(amplitude(mono, 440, 48000, 6000) > 0.12);
 });
 
-test('--eq-preset reads equalizers.yaml through the daemon config code', (t) => {
+test('--eq-preset reads equalizers.yaml through the daemon config code', async (t) => {
   const dir = tempDir(t);
   const input = join(dir, 'in.wav');
   const output = join(dir, 'out.wav');
@@ -214,22 +236,22 @@ test('--eq-preset reads equalizers.yaml through the daemon config code', (t) => 
   ffmpeg(input, 'sine=frequency=1046.5:sample_rate=48000:duration=1', '-c:a', 'pcm_s16le');
   writeFileSync(presets, 'equalizers:\n  - name: Cut 1k\n    b9: 0.5\n');
   const env = { EQUALIZER_CONFIG_PATH: presets };
-  const res = render(['--in', input, '--out', output, '--eq-preset', 'Cut 1k'], env);
+  const res = await render(['--in', input, '--out', output, '--eq-preset', 'Cut 1k'], env);
   assert.equal(res.status, 0, res.stderr);
   const level = db(amplitude(wavChannel(output, 0), 1046.5, 48000, 4800) / 0.125);
   assert.ok(Math.abs(level + 6.02) < 0.1, `${level.toFixed(3)} dB`);
-  const missing = render(['--in', input, '--out', output, '--eq-preset', 'Nope'], env);
+  const missing = await render(['--in', input, '--out', output, '--eq-preset', 'Nope'], env);
   assert.equal(missing.status, 2);
   assert.match(
     missing.stderr,
     /no equalizer preset named 'Nope' in .*equalizers\.yaml \(presets: 'Cut 1k'\)/,
   );
   writeFileSync(presets, 'equalizers:\n  - name: Bad\n    b9: 7\n');
-  const invalid = render(['--in', input, '--out', output, '--eq-preset', 'Bad'], env);
+  const invalid = await render(['--in', input, '--out', output, '--eq-preset', 'Bad'], env);
   assert.equal(invalid.status, 2);
   assert.match(invalid.stderr, /equalizers\.yaml is not a valid Tributary configuration[\s\S]*b9/);
   // Without a file the built-in presets apply, as in the daemon.
-  const builtIn = render(['--in', input, '--out', output, '--eq-preset', 'Bass Boost'], {
+  const builtIn = await render(['--in', input, '--out', output, '--eq-preset', 'Bass Boost'], {
     EQUALIZER_CONFIG_PATH: join(dir, 'absent.yaml'),
   });
   assert.equal(builtIn.status, 0, builtIn.stderr);
@@ -271,7 +293,7 @@ test('bad arguments are refused with messages that name the flag', () => {
   );
 });
 
-test('bad formats and files fail with clear messages and exit codes', (t) => {
+test('bad formats and files fail with clear messages and exit codes', async (t) => {
   const dir = tempDir(t);
   const raw = join(dir, 'in.raw');
   const out = join(dir, 'out.wav');
@@ -289,13 +311,13 @@ test('bad formats and files fail with clear messages and exit codes', (t) => {
     [['--in', float, '--out', out], /only integer PCM WAV files can be rendered/, 2],
   ];
   for (const [args, message, status] of cases) {
-    const res = render(args);
+    const res = await render(args);
     assert.equal(res.status, status, `${args.join(' ')}: ${res.stderr}`);
     assert.match(res.stderr, message, args.join(' '));
   }
 });
 
-test('the progress bar is drawn on a terminal only', (t) => {
+test('the progress bar is drawn on a terminal only', async (t) => {
   assert.equal(
     progressLine({ done: 30, total: 60, elapsed: 0.1 }),
     `[${'#'.repeat(15)}${'.'.repeat(15)}]  50%  30.0 / 60.0 s  300x realtime`,
@@ -304,7 +326,7 @@ test('the progress bar is drawn on a terminal only', (t) => {
   const input = join(dir, 'in.wav');
   const output = join(dir, 'out.wav');
   ffmpeg(input, 'sine=sample_rate=48000:duration=20', '-ac', '2', '-c:a', 'pcm_s16le');
-  const piped = render(['--in', input, '--out', output, '--out-format', 's16le:44100:2']);
+  const piped = spawnRender(['--in', input, '--out', output, '--out-format', 's16le:44100:2']);
   assert.doesNotMatch(piped.stderr, /\[#+/);
   // `script` gives the command a pseudo-terminal.
   const command = [
