@@ -15,7 +15,7 @@
 //! - underruns and sender queue overflows.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tributary_dsp::ChannelLayout;
@@ -237,6 +237,7 @@ struct LoadResult {
     cpu_percent: f64,
     paths: usize,
     underruns: u64,
+    sender_stalls: u64,
     overflows: u64,
     packets_out: u64,
 }
@@ -268,8 +269,12 @@ fn load_phase(a: &Args) -> LoadResult {
     let done = Arc::new(AtomicBool::new(false));
     let sources = a.sources;
     let seconds = a.seconds;
+    // How often the senders themselves ran late by more than the 20 ms jitter buffer (then the
+    // engine rightly runs dry: that is the senders' glitch, not the engine's).
+    let sender_stalls = Arc::new(AtomicU64::new(0));
     let sender = {
         let done = done.clone();
+        let stalls = sender_stalls.clone();
         std::thread::spawn(move || {
             tributary_engine::rt::raise_current_thread(30);
             let sockets: Vec<UdpSocket> = (0..sources)
@@ -279,6 +284,11 @@ fn load_phase(a: &Args) -> LoadResult {
             let mut buf = [0u8; 1200];
             let mut k = 0u64;
             while start.elapsed().as_secs_f64() < seconds + 1.0 {
+                if Instant::now().saturating_duration_since(start + PERIOD * k as u32)
+                    > Duration::from_millis(18)
+                {
+                    stalls.fetch_add(1, Ordering::Relaxed);
+                }
                 let n = packet(k, false, &mut buf);
                 for s in &sockets {
                     let _ = s.send_to(&buf[..n], to);
@@ -312,7 +322,12 @@ fn load_phase(a: &Args) -> LoadResult {
         .collect();
     // Let buffers settle, then measure.
     std::thread::sleep(Duration::from_secs(1));
-    let cpu0 = engine.stats().cpu_s;
+    let before = engine.stats();
+    let (cpu0, underruns0) = (
+        before.cpu_s,
+        before.sinks.iter().map(|s| s.underruns).sum::<u64>(),
+    );
+    let stalls0 = sender_stalls.load(Ordering::Relaxed);
     let t0 = Instant::now();
     sender.join().unwrap();
     let elapsed = t0.elapsed().as_secs_f64();
@@ -331,7 +346,8 @@ fn load_phase(a: &Args) -> LoadResult {
         cadence_jitter_ms: jitter,
         cpu_percent: (stats.cpu_s - cpu0) / elapsed * 100.0,
         paths,
-        underruns: stats.sinks.iter().map(|s| s.underruns).sum(),
+        underruns: stats.sinks.iter().map(|s| s.underruns).sum::<u64>() - underruns0,
+        sender_stalls: sender_stalls.load(Ordering::Relaxed) - stalls0,
         overflows: stats.queue_overflows,
         packets_out,
     }
@@ -346,8 +362,8 @@ fn main() {
     let per_path = load.cpu_percent / load.paths as f64;
     if a.json {
         println!(
-            "{{\"sources\":{},\"sinks\":{},\"paths\":{},\"seconds\":{},\"latency_ms_p50\":{l50:.2},\"latency_ms_p99\":{l99:.2},\"latency_samples\":{},\"cadence_jitter_ms_p99\":{j99:.3},\"cpu_percent_of_one_core\":{:.1},\"cpu_percent_per_path\":{per_path:.3},\"underruns\":{},\"queue_overflows\":{},\"packets_out\":{}}}",
-            a.sources, a.sinks, load.paths, a.seconds, lat.len(), load.cpu_percent, load.underruns, load.overflows, load.packets_out
+            "{{\"sources\":{},\"sinks\":{},\"paths\":{},\"seconds\":{},\"latency_ms_p50\":{l50:.2},\"latency_ms_p99\":{l99:.2},\"latency_samples\":{},\"cadence_jitter_ms_p99\":{j99:.3},\"cpu_percent_of_one_core\":{:.1},\"cpu_percent_per_path\":{per_path:.3},\"underruns\":{},\"sender_stalls\":{},\"queue_overflows\":{},\"packets_out\":{}}}",
+            a.sources, a.sinks, load.paths, a.seconds, lat.len(), load.cpu_percent, load.underruns, load.sender_stalls, load.overflows, load.packets_out
         );
         return;
     }
