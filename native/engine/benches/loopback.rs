@@ -355,7 +355,7 @@ fn load_phase(a: &Args) -> LoadResult {
 
 fn main() {
     let a = args();
-    let mut lat = latency_phase((a.seconds / 2.0).max(4.0));
+    let mut lat = latency_phase((a.seconds / 2.0).clamp(4.0, 30.0));
     let mut load = load_phase(&a);
     let (l50, l99) = (percentile(&mut lat, 0.5), percentile(&mut lat, 0.99));
     let j99 = percentile(&mut load.cadence_jitter_ms, 0.99);
