@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pageIds } from '@content/nav';
 import { describe, expect, test } from '@jest/globals';
+import { exportedSegments } from '@/lib/docs-nav';
 
 const docsDir = path.join(__dirname, '..', '..', 'content', 'docs');
 const files = existsSync(docsDir) ? readdirSync(docsDir).filter((f) => f.endsWith('.mdx')) : [];
@@ -17,6 +18,36 @@ describe('content/docs', () => {
       const text = readFileSync(path.join(docsDir, file), 'utf8');
       expect([file, /^export const metadata = \{/.test(text)]).toEqual([file, true]);
     }
+  });
+
+  test('every fenced code block names its language (the contract; the label and copy button use it)', () => {
+    const bare: string[] = [];
+    for (const file of files) {
+      const lines = readFileSync(path.join(docsDir, file), 'utf8').split('\n');
+      let open = false;
+      lines.forEach((line, index) => {
+        const fence = /^\s*(```+|~~~+)(.*)$/.exec(line);
+        if (!fence) return;
+        if (!open && (fence[2] ?? '').trim() === '') bare.push(`${file}:${index + 1}`);
+        open = !open;
+      });
+    }
+    expect(bare).toEqual([]);
+  });
+
+  test('internal links use /docs/<segment>/ of an exported segment, with the trailing slash', () => {
+    const segments = new Set(exportedSegments());
+    const wrong: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(path.join(docsDir, file), 'utf8');
+      for (const [, href] of text.matchAll(/\]\((\/docs\/[^)\s#]*)/g)) {
+        const segment = /^\/docs\/([^/]*)\/?$/.exec(href ?? '')?.[1];
+        if (segment === undefined || !segments.has(segment) || !href?.endsWith('/')) {
+          wrong.push(`${file}: ${href}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 
   test.each(pageIds.map((id) => [id]))('page %s has its MDX file', (id) => {
