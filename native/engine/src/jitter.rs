@@ -87,8 +87,10 @@ pub struct SourceBuffer {
     /// Longest recent gap between packets (ms), decaying: bursty senders (ffmpeg sends 21 ms
     /// of audio at once) need at least that much queued.
     peak_gap_ms: f64,
-    /// When the current run of packets started (after silence), for the warm-up.
+    /// When the current run of packets started (after silence) and the position of its first
+    /// frame: a path that starts with the stream plays it from its first frame.
     pub stream_start_s: f64,
+    pub stream_start_pos: u64,
     scratch: Vec<f32>,
 }
 
@@ -122,6 +124,7 @@ impl SourceBuffer {
             spike_ms: std::cell::Cell::new(0.0),
             peak_gap_ms: 0.0,
             stream_start_s: f64::NEG_INFINITY,
+            stream_start_pos: ORIGIN,
             scratch: vec![0.0; MAX_PACKET_SAMPLES + 32],
         }
         .with_timeline_at(ORIGIN)
@@ -165,11 +168,6 @@ impl SourceBuffer {
             let spike = (self.spike_ms.get() + SPIKE_STEP_MS).min(self.config.max_ms);
             self.spike_ms.set(spike);
         }
-    }
-
-    /// Whether the stream has been arriving long enough (60 ms) for its jitter to be judged.
-    pub fn is_warm(&self, now_s: f64) -> bool {
-        self.is_active(now_s) && now_s - self.stream_start_s >= 0.06
     }
 
     /// Whether packets are arriving at their usual pace right now (the last one within the
@@ -252,6 +250,9 @@ impl SourceBuffer {
             }
         }
         let position = (ext_ts as i64 + self.ts_offset) as u64;
+        if self.stream_start_s == arrival_s {
+            self.stream_start_pos = position;
+        }
         if position + frames <= self.play_pos {
             self.counters.late += 1;
             // A sender that restarted without jumping its clock lands far in the past.
@@ -282,6 +283,9 @@ impl SourceBuffer {
             self.partial_len = 0;
             self.drift_origin = at;
             self.drift.restart();
+        }
+        if self.stream_start_s == arrival_s {
+            self.stream_start_pos = self.next_pos;
         }
         // Complete the frame left over from the previous packet.
         let mut rest = payload;

@@ -66,6 +66,8 @@ pub struct PathReader {
     ran_dry: bool,
     /// Holding silence (since this time) until the buffer refills after running dry.
     stalled_since: Option<f64>,
+    /// The current hold is the initial prebuffer, not an underrun.
+    prebuffering: bool,
     /// Times the buffer ran dry while the source was sending (a glitch, concealed).
     pub underruns: u64,
     /// Gaps concealed because packets were lost.
@@ -117,6 +119,7 @@ impl PathReader {
             ramp: Ramp::Steady,
             ran_dry: false,
             stalled_since: None,
+            prebuffering: false,
             out_fade: ((FADE_S * f64::from(sink_rate)) as usize).max(1),
             underruns: 0,
             concealed: 0,
@@ -173,23 +176,32 @@ impl PathReader {
         let frames_out = out.len() / c;
         let target = src.target_frames();
         if !self.locked {
-            if !src.is_warm(now_s) {
+            if !src.is_active(now_s) {
                 out.fill(0.0);
                 return;
             }
+            // Start with the stream's first frame when it only just began (nothing of it is
+            // skipped), or a target behind the newest audio when joining a running stream; then
+            // prebuffer: hold silence until a full target is queued.
             let head = src.timeline.write_head();
-            self.jump_to(head.saturating_sub(target as u64 + self.delay));
+            let start = src.stream_start_pos.max(head.saturating_sub(target as u64));
+            self.jump_to(start.saturating_sub(self.delay));
             self.locked = true;
-            self.ramp = Ramp::In(0);
+            self.prebuffering = true;
+            self.stalled_since = Some(now_s);
         }
         if let Some(since) = self.stalled_since {
-            let fill = src.timeline.write_head() as f64 - self.next_in as f64;
+            // Measured as if there were no delay, so a delayed path keeps exactly its delay
+            // behind an undelayed one.
+            let fill = src.timeline.write_head() as f64 - self.next_in as f64 - self.delay as f64;
             if fill < target {
                 out.fill(0.0);
                 return;
             }
-            // Refilled: a short glitch is an underrun; a long wait was the sender pausing.
-            if now_s - since < 0.5 {
+            // Refilled: a short glitch is an underrun; a long wait was the sender pausing; the
+            // first fill is just the start.
+            let first = std::mem::take(&mut self.prebuffering);
+            if now_s - since < 0.5 && !first {
                 self.underruns += 1;
                 // A glitch, not the end of a stream: queue more from now on.
                 src.note_underrun();
