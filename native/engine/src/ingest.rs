@@ -98,6 +98,12 @@ impl Core {
                     Err(mpsc::TryRecvError::Empty) => break,
                 }
             }
+            // Everything that arrived goes into the buffers before any sink renders: after a
+            // stall (of this thread or of the receivers) the queued packets are what the late
+            // ticks need. Bounded: the queue holds at most QUEUE_SLOTS datagrams.
+            while let Ok(d) = data.try_recv() {
+                self.ingest(&d);
+            }
             let now = Instant::now();
             let now_s = now.duration_since(self.epoch).as_secs_f64();
             let mut next = now + IDLE_WAKE;
@@ -121,16 +127,8 @@ impl Core {
             }
             let wait = next.saturating_duration_since(Instant::now());
             match data.recv_timeout(wait) {
-                Ok(d) => {
-                    self.ingest(&d);
-                    // Drain what else is queued without sleeping.
-                    while let Ok(d) = data.try_recv() {
-                        self.ingest(&d);
-                        if self.sinks.iter().any(|s| s.deadline() <= Instant::now()) {
-                            break;
-                        }
-                    }
-                }
+                // The rest of what is queued is taken at the top of the loop.
+                Ok(d) => self.ingest(&d),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return,
             }
