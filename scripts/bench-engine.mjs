@@ -120,7 +120,8 @@ console.log(
 );
 console.log(
   `underruns: ${r.underruns}, receive-queue overflows: ${r.queue_overflows} ` +
-    `[target 0: ${verdict(r.underruns === 0 && r.queue_overflows === 0)}]` +
+    `[target 0: ${verdict(r.underruns === 0 && r.queue_overflows === 0)}]; ` +
+    `engine ticks late by at most ${r.engine_max_late_ms.toFixed(1)} ms` +
     (r.sender_stalls
       ? ` (the benchmark's own senders stalled > 18 ms ${r.sender_stalls} times; each stall ` +
         'empties every path, so up to one underrun per path per stall is theirs)'

@@ -238,6 +238,8 @@ struct LoadResult {
     paths: usize,
     underruns: u64,
     sender_stalls: u64,
+    /// The engine's largest lateness against a sink deadline, ms.
+    max_late_ms: f64,
     overflows: u64,
     packets_out: u64,
 }
@@ -348,6 +350,11 @@ fn load_phase(a: &Args) -> LoadResult {
         paths,
         underruns: stats.sinks.iter().map(|s| s.underruns).sum::<u64>() - underruns0,
         sender_stalls: sender_stalls.load(Ordering::Relaxed) - stalls0,
+        max_late_ms: stats
+            .sinks
+            .iter()
+            .map(|s| s.max_late_ms)
+            .fold(0.0, f64::max),
         overflows: stats.queue_overflows,
         packets_out,
     }
@@ -362,8 +369,8 @@ fn main() {
     let per_path = load.cpu_percent / load.paths as f64;
     if a.json {
         println!(
-            "{{\"sources\":{},\"sinks\":{},\"paths\":{},\"seconds\":{},\"latency_ms_p50\":{l50:.2},\"latency_ms_p99\":{l99:.2},\"latency_samples\":{},\"cadence_jitter_ms_p99\":{j99:.3},\"cpu_percent_of_one_core\":{:.1},\"cpu_percent_per_path\":{per_path:.3},\"underruns\":{},\"sender_stalls\":{},\"queue_overflows\":{},\"packets_out\":{}}}",
-            a.sources, a.sinks, load.paths, a.seconds, lat.len(), load.cpu_percent, load.underruns, load.sender_stalls, load.overflows, load.packets_out
+            "{{\"sources\":{},\"sinks\":{},\"paths\":{},\"seconds\":{},\"latency_ms_p50\":{l50:.2},\"latency_ms_p99\":{l99:.2},\"latency_samples\":{},\"cadence_jitter_ms_p99\":{j99:.3},\"cpu_percent_of_one_core\":{:.1},\"cpu_percent_per_path\":{per_path:.3},\"underruns\":{},\"sender_stalls\":{},\"engine_max_late_ms\":{:.2},\"queue_overflows\":{},\"packets_out\":{}}}",
+            a.sources, a.sinks, load.paths, a.seconds, lat.len(), load.cpu_percent, load.underruns, load.sender_stalls, load.max_late_ms, load.overflows, load.packets_out
         );
         return;
     }
