@@ -215,9 +215,10 @@ impl Core {
             // If the control side is gone the engine is stopping; dropping here is fine then.
             let _ = self.retired.send(retired);
         }
-        // Senders that now match a source are no longer unknown; the still-unknown reappear
-        // with their next packet.
-        self.unknown.clear();
+        // Senders that now match a source are no longer unknown.
+        let sources = &self.sources;
+        self.unknown
+            .retain(|u| !sources.iter().any(|s| s.matches(u)));
         self.unknown_dirty = true;
         // Resolve each path's source index and count readers.
         for s in &mut self.sources {

@@ -63,6 +63,21 @@ impl SourceSlot {
             .min(TIMESHIFT_DURATION_S + MARGIN_S)
     }
 
+    /// Whether this source would play what the unknown sender `u` sends.
+    pub fn matches(&self, u: &crate::ingest::Unknown) -> bool {
+        use crate::net::PortKind;
+        match u.kind {
+            PortKind::Scream => {
+                self.rtp.is_none() && self.tag.is_none() && self.ip == Some(u.address)
+            }
+            PortKind::TaggedScream => self.tag.is_some() && self.tag == u.tag,
+            PortKind::Rtp | PortKind::Rtcp => {
+                self.rtp.as_ref().is_some_and(|r| r.port == u.port)
+                    && self.ip.is_none_or(|ip| ip == u.address)
+            }
+        }
+    }
+
     /// Whether `spec` is matched the same way as this slot.
     pub fn same_matching(&self, spec: &PathSpec) -> bool {
         self.ip == spec.ip && self.tag == spec.tag && self.rtp == spec.rtp
