@@ -2,8 +2,9 @@
 // The DSP benchmark (issue 3). Part 1: criterion benches of the kernels (x realtime on one
 // core). Part 2: `tributary render` against the equivalent ffmpeg commands on the same generated
 // 10-minute input, in the same run, one thread each; prints x realtime and ours/ffmpeg.
-// BENCH_SECONDS=N changes the input length, BENCH_RUNS=N the repetitions (best is kept),
-// BENCH_KERNELS=0 skips part 1.
+// Part 3: instruction counts of the kernels under callgrind (bench-native-callgrind.mjs), exact
+// and repeatable on a shared machine. BENCH_SECONDS=N changes the input length, BENCH_RUNS=N the
+// repetitions (best is kept), BENCH_KERNELS=0 skips parts 1 and 3.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -340,6 +341,17 @@ writeFileSync(
   file,
   `${JSON.stringify({ ...results, seconds, runs, loadavg: loadavg() }, null, 2)}\n`,
 );
+if (process.env.BENCH_KERNELS !== '0') {
+  step('callgrind: instructions per input frame of the kernels (repeatable on a busy machine)');
+  if (spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status === 0) {
+    sh(process.execPath, [join(root, 'scripts', 'bench-native-callgrind.mjs')], {
+      stdio: 'inherit',
+    });
+  } else {
+    console.log('valgrind is not installed: skipped');
+  }
+}
+
 console.log(
   `\nfigures saved to ${file}${missed ? `; ${missed} target(s) missed (see above)` : ''}`,
 );

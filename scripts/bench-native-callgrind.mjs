@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// Instruction counts of the DSP kernels under `valgrind --tool=callgrind`: exact and repeatable
+// on a shared machine, so the fair way to compare a change with the code before it (wall-clock
+// figures come from bench-native.mjs). Runs every case of native/dsp/benches/instructions.rs
+// (or those named on the command line) and prints instructions per input frame.
+// Usage: node scripts/bench-native-callgrind.mjs [CASE...]
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function sh(cmd, args, opts = {}) {
+  const res = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', ...opts });
+  if (res.status !== 0) {
+    throw new Error(
+      `${cmd} ${args.join(' ')} failed (${res.status}):\n${res.stderr || res.stdout}`,
+    );
+  }
+  return res;
+}
+
+if (spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status !== 0) {
+  console.error('valgrind is not installed (apt-get install valgrind)');
+  process.exit(2);
+}
+const build = sh(
+  'cargo',
+  ['bench', '-p', 'tributary-dsp', '--bench', 'instructions', '--no-run', '--message-format=json'],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+const exe = build.stdout
+  .split('\n')
+  .filter((l) => l.startsWith('{'))
+  .map((l) => JSON.parse(l))
+  .find((m) => m.reason === 'compiler-artifact' && m.target?.name === 'instructions')?.executable;
+if (!exe) throw new Error('cargo did not report the instructions bench executable');
+
+const listing = sh(exe, ['list']).stdout.trim().split('\n');
+const frames = Number(listing.pop().split(' ')[1]);
+const wanted = process.argv.slice(2);
+const cases = wanted.length ? listing.filter((c) => wanted.includes(c)) : listing;
+const dir = mkdtempSync(join(tmpdir(), 'tributary-callgrind-'));
+try {
+  console.log(`instructions per input frame (callgrind, ${frames} frames per case)`);
+  for (const name of cases) {
+    const out = join(dir, `${name}.out`);
+    sh('valgrind', [
+      '--tool=callgrind',
+      `--callgrind-out-file=${out}`,
+      '--toggle-collect=*measured*',
+      exe,
+      name,
+    ]);
+    const summary = /^summary:\s+(\d+)/m.exec(readFileSync(out, 'utf8'));
+    const ir = Number(summary?.[1] ?? Number.NaN);
+    console.log(`${name.padEnd(32)} ${(ir / frames).toFixed(1).padStart(9)}`);
+  }
+} finally {
+  for (const f of readdirSync(dir)) rmSync(join(dir, f));
+  rmSync(dir, { recursive: true, force: true });
+}
