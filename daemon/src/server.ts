@@ -6,7 +6,6 @@ import { networkInterfaces } from 'node:os';
 import { dirname } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { app, fastifyOptions } from './app.js';
-import { readEngineSettings } from './engine/index.js';
 import { loadCertificate } from './http/certificate.js';
 import type { Settings } from './settings.js';
 
@@ -100,8 +99,8 @@ export async function serve({ settings, mediaCommandPort }: ServeOptions): Promi
       equalizerPath: settings.equalizerPath,
       reloadTimeoutMs: settings.reloadTimeoutMs,
       apiToken: settings.apiToken,
-      // The audio engine (ENGINE, SCREAM_PORTS, RTP_PORTS, ...; ENGINE=off runs without audio).
-      engine: readEngineSettings(),
+      // The audio engine (ENGINE, SCREAM_PORTS, RTP_PORTS, ...; null: ENGINE=off, no audio).
+      engine: settings.engine,
       ...(mediaCommandPort === undefined ? {} : { mediaCommandPort }),
     });
     await fastify.ready();

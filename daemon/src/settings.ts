@@ -1,6 +1,10 @@
-// The daemon's settings, read from the environment once, with a clear error for a bad value.
+// The daemon's settings, read from the environment once, with a clear error for a bad value:
+// the API's own and the audio engine's (engine/settings.ts), so a bad value anywhere stops
+// `tributary serve` the same way before it starts anything.
+import { isIP } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { type EngineSettings, readEngineSettings } from './engine/settings.js';
 
 export class SettingsError extends Error {
   override name = 'SettingsError';
@@ -26,6 +30,11 @@ export interface Settings {
   readonly apiToken: string | undefined;
   /** LOG_LEVEL: fatal, error, warn, info (default), debug, trace. */
   readonly logLevel: string;
+  /**
+   * The audio engine: ENGINE, ENGINE_BIND, SCREAM_PORTS, SCREAM_TAGGED_PORT, RTP_PORTS,
+   * MULTICAST_GROUPS, JITTER_BUFFER, JITTER_MIN_MS, JITTER_MAX_MS. Null when ENGINE=off.
+   */
+  readonly engine: EngineSettings | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -73,6 +82,12 @@ export function readSettings(env: Env = process.env): Settings {
       `LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got '${logLevel}'`,
     );
   }
+  const engine = readEngineSettings(env);
+  if (engine && !isIP(engine.bind)) {
+    throw new SettingsError(
+      `ENGINE_BIND must be an IP address of this machine (0.0.0.0 for every interface), got '${engine.bind}'`,
+    );
+  }
   return {
     host: env.API_HOST?.trim() || '0.0.0.0',
     apiPort: port(env, 'API_PORT', true) as number | 'auto',
@@ -84,5 +99,6 @@ export function readSettings(env: Env = process.env): Settings {
     certificateKeyPath: key && resolve(key),
     apiToken: env.API_TOKEN || undefined,
     logLevel,
+    engine,
   };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -106,6 +106,7 @@ test('tributary serve refuses to start on an invalid config, naming file, path a
       API_HOST: '127.0.0.1',
       API_PORT: '0',
       HTTP_PORT: '0',
+      ENGINE: 'off',
     },
   });
   assert.equal(res.status, 1);
@@ -114,13 +115,20 @@ test('tributary serve refuses to start on an invalid config, naming file, path a
   assert.equal(readFileSync(file, 'utf8'), text, 'the invalid file is untouched');
 });
 
-test('tributary serve rejects a bad setting by name', () => {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', cli, 'serve'], {
-    encoding: 'utf8',
-    env: { ...process.env, API_PORT: 'http' },
-  });
-  assert.equal(res.status, 2);
-  assert.match(res.stderr, /API_PORT must be an integer 0-65535, got 'http'/);
+test('tributary serve rejects a bad setting by name (engine settings too) before it writes anything', (t) => {
+  const dir = tempDir(t);
+  const serve = (env: Record<string, string>) =>
+    spawnSync(process.execPath, ['--import', 'tsx', cli, 'serve'], {
+      encoding: 'utf8',
+      env: { ...process.env, CONFIG_PATH: join(dir, 'config.yaml'), ...env },
+    });
+  const api = serve({ API_PORT: 'http' });
+  assert.equal(api.status, 2);
+  assert.match(api.stderr, /API_PORT must be an integer 0-65535, got 'http'/);
+  const engine = serve({ API_PORT: '0', HTTP_PORT: 'off', SCREAM_PORTS: '4010,x' });
+  assert.equal(engine.status, 2);
+  assert.match(engine.stderr, /SCREAM_PORTS must be comma-separated ports 0-65535 or 'off'/);
+  assert.deepEqual(readdirSync(dir), [], 'no certificate or config file was written');
 });
 
 test('tributary serve uses CERTIFICATE and CERTIFICATE_KEY when given, generating nothing', async (t) => {

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { run as serve } from '../src/commands/serve.js';
 import { readSettings } from '../src/settings.js';
 
 test('defaults: every interface, automatic ports, config in ~/.config/tributary, reload after 3 s', () => {
@@ -15,6 +17,34 @@ test('defaults: every interface, automatic ports, config in ~/.config/tributary,
   assert.equal(s.certificatePath, null);
   assert.equal(s.apiToken, undefined);
   assert.equal(readSettings({ XDG_CONFIG_HOME: '/x' }).configPath, '/x/tributary/config.yaml');
+});
+
+test('the audio engine is on by default, with its settings read and checked with the others', () => {
+  assert.deepEqual(readSettings({}).engine, {
+    bind: '0.0.0.0',
+    screamPorts: [4010, 16401],
+    taggedPort: 16402,
+    rtpPorts: [40000],
+    multicastGroups: [],
+    jitterAdaptive: true,
+    jitterMinMs: 20,
+    jitterMaxMs: 200,
+  });
+  assert.equal(readSettings({ ENGINE: 'off' }).engine, null);
+  const e = readSettings({
+    ENGINE_BIND: '127.0.0.1',
+    SCREAM_PORTS: '0',
+    SCREAM_TAGGED_PORT: 'off',
+    RTP_PORTS: '5004,5006',
+    MULTICAST_GROUPS: '239.255.77.77',
+    JITTER_BUFFER: 'fixed',
+    JITTER_MIN_MS: '50',
+  }).engine;
+  assert.deepEqual(
+    [e?.bind, e?.screamPorts, e?.taggedPort, e?.rtpPorts, e?.multicastGroups, e?.jitterAdaptive],
+    ['127.0.0.1', [0], null, [5004, 5006], ['239.255.77.77'], false],
+  );
+  assert.equal(e?.jitterMinMs, 50);
 });
 
 test('explicit values', () => {
@@ -53,7 +83,46 @@ test('bad values are refused naming the variable', () => {
     [{ CONFIGURATION_RELOAD_TIMEOUT: '0' }, /CONFIGURATION_RELOAD_TIMEOUT/],
     [{ CERTIFICATE: '/c.pem' }, /CERTIFICATE and CERTIFICATE_KEY must be set together/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+    [{ ENGINE: 'yes' }, /ENGINE must be 'on' or 'off', got 'yes'/],
+    [{ ENGINE_BIND: 'localhost' }, /ENGINE_BIND must be an IP address .*got 'localhost'/],
+    [{ SCREAM_PORTS: '4010,x' }, /SCREAM_PORTS must be comma-separated ports/],
+    [{ RTP_PORTS: '70000' }, /RTP_PORTS must be comma-separated ports/],
+    [{ JITTER_MAX_MS: '500' }, /JITTER_MAX_MS must be a number of milliseconds from 20 to 200/],
   ];
   for (const [env, message] of refused)
     assert.throws(() => readSettings(env), message, JSON.stringify(env));
+});
+
+test('every variable the daemon reads is in serve --help, daemon/README.md and the configuration docs', async () => {
+  // Whatever readSettings() looks up (the engine's variables included), recorded as it reads.
+  const read = new Set<string>();
+  readSettings(
+    new Proxy({} as Record<string, string | undefined>, {
+      get: (_, name) => {
+        read.add(String(name));
+        return undefined;
+      },
+    }),
+  );
+  for (const name of ['API_PORT', 'CONFIG_PATH', 'ENGINE', 'SCREAM_TAGGED_PORT', 'JITTER_MAX_MS'])
+    assert.ok(read.has(name), `${name} is read`);
+
+  let help = '';
+  const io = {
+    out: (text: string) => {
+      help += text;
+    },
+    err: () => {},
+  };
+  assert.equal(await serve(['--help'], io), 0);
+  const file = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
+  const places = {
+    'tributary serve --help': help,
+    'daemon/README.md': file('../README.md'),
+    'content/docs/configuration.mdx': file('../../content/docs/configuration.mdx'),
+  };
+  for (const [place, text] of Object.entries(places)) {
+    const missing = [...read].filter((name) => !new RegExp(`\\b${name}\\b`).test(text));
+    assert.deepEqual(missing, [], `${place} does not mention ${missing.join(', ')}`);
+  }
 });

@@ -6,8 +6,9 @@ import { type CommandIO, processIO } from './types.js';
 
 const usage = `Usage: tributary serve
 
-Runs the daemon: the HTTPS API, the configuration store and (later) the audio engine, until
-SIGINT or SIGTERM. SIGHUP re-reads config.yaml and equalizers.yaml at once.
+Runs the daemon until SIGINT or SIGTERM: the HTTPS API, the configuration store and the audio
+engine, which plays what the configuration routes. SIGHUP re-reads config.yaml and
+equalizers.yaml at once. A bad value in any variable below stops it with a message naming it.
 
 Environment:
   API_HOST                      Address to bind (default 0.0.0.0)
@@ -15,12 +16,25 @@ Environment:
   HTTP_PORT                     Port that redirects HTTP to HTTPS (default 80, else 8080; off to disable)
   CERTIFICATE, CERTIFICATE_KEY  PEM certificate and key (default: a self-signed pair, RSA 4096,
                                 365 days, generated beside config.yaml on first start)
-  CONFIG_PATH                   config.yaml (default ~/.config/tributary/config.yaml)
+  CONFIG_PATH                   config.yaml (default $XDG_CONFIG_HOME/tributary/config.yaml,
+                                XDG_CONFIG_HOME defaulting to ~/.config)
   EQUALIZER_CONFIG_PATH         equalizers.yaml (default beside config.yaml)
   CONFIGURATION_RELOAD_TIMEOUT  Seconds after a hand edit before the file is reloaded (default 3)
   API_TOKEN                     Require this token on every request (Bearer header or cookie
                                 tributary_token); unset: the API is open
-  LOG_LEVEL                     fatal, error, warn, info (default), debug, trace
+  LOG_LEVEL                     fatal, error, warn, info (default), debug, trace, silent
+
+Audio engine (ports are comma-separated lists; off for none):
+  ENGINE                        on (default), or off to run the API without audio
+  ENGINE_BIND                   Address the audio receivers bind (default 0.0.0.0)
+  SCREAM_PORTS                  Scream UDP ports (default 4010,16401)
+  SCREAM_TAGGED_PORT            Per-application (tagged) Scream UDP port (default 16402)
+  RTP_PORTS                     RTP ports always listened on (default 40000), besides each RTP
+                                source's own port; RTCP on port + 1
+  MULTICAST_GROUPS              IPv4 multicast groups every receiver joins (default none)
+  JITTER_BUFFER                 adaptive (default) or fixed
+  JITTER_MIN_MS                 The fixed buffer, or the adaptive floor: 20-200 ms (default 20)
+  JITTER_MAX_MS                 The adaptive ceiling: 20-200 ms (default 200)
 `;
 
 export async function run(argv: string[], io: CommandIO = processIO): Promise<number> {
