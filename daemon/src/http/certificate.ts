@@ -32,16 +32,20 @@ export interface CertificateOptions {
 
 export async function loadCertificate(options: CertificateOptions): Promise<CertificatePair> {
   if (options.certificatePath && options.certificateKeyPath) {
-    const [cert, key] = await Promise.all([
-      readFile(options.certificatePath, 'utf8').catch((err: Error) => {
-        throw new Error(`CERTIFICATE: cannot read ${options.certificatePath}: ${err.message}`);
-      }),
-      readFile(options.certificateKeyPath, 'utf8').catch((err: Error) => {
-        throw new Error(
-          `CERTIFICATE_KEY: cannot read ${options.certificateKeyPath}: ${err.message}`,
-        );
-      }),
+    // Both read at once; when both fail, CERTIFICATE is named first whichever failed first.
+    const [certRead, keyRead] = await Promise.allSettled([
+      readFile(options.certificatePath, 'utf8'),
+      readFile(options.certificateKeyPath, 'utf8'),
     ]);
+    const unreadable = (name: string, path: string, result: PromiseRejectedResult) =>
+      new Error(`${name}: cannot read ${path}: ${(result.reason as Error).message}`);
+    if (certRead.status === 'rejected') {
+      throw unreadable('CERTIFICATE', options.certificatePath, certRead);
+    }
+    if (keyRead.status === 'rejected') {
+      throw unreadable('CERTIFICATE_KEY', options.certificateKeyPath, keyRead);
+    }
+    const [cert, key] = [certRead.value, keyRead.value];
     return {
       cert,
       key,
