@@ -9,25 +9,13 @@ import { main } from '../src/cli.js';
 import { loadCertificate } from '../src/http/certificate.js';
 import { version } from '../src/version.js';
 import { cli, startDaemon } from './daemon-process.js';
-import { tempDir } from './helpers.js';
+import { runCommand, tempDir } from './helpers.js';
 
 const spawnCli = (...args: string[]) =>
   spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
 
-/** Runs the command in this process (the registry and parsing), capturing what it prints. */
-async function run(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const status = await main(args, {
-    out: (text) => {
-      stdout += text;
-    },
-    err: (text) => {
-      stderr += text;
-    },
-  });
-  return { status, stdout, stderr };
-}
+/** Runs the command in this process (the registry and parsing). */
+const run = (...args: string[]) => runCommand(main, args);
 
 test('the tributary program prints its version (a real process: the bin entry works)', () => {
   const res = spawnCli('--version');

@@ -4,12 +4,34 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type AppOptions, app, fastifyOptions } from '../src/app.js';
+import type { CommandIO } from '../src/commands/types.js';
 
 /** A fresh temporary directory, removed when the test ends. */
 export function tempDir(t: TestContext, prefix = 'tributary-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/**
+ * Runs a command (`main` of the CLI, or one command's `run`) in this process, which is much
+ * faster than a real process, and captures what it prints.
+ */
+export async function runCommand(
+  command: (argv: string[], io: CommandIO) => Promise<number>,
+  args: string[],
+): Promise<{ status: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const status = await command(args, {
+    out: (text) => {
+      stdout += text;
+    },
+    err: (text) => {
+      stderr += text;
+    },
+  });
+  return { status, stdout, stderr };
 }
 
 export interface Built extends FastifyInstance {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { run as serve } from '../src/commands/serve.js';
 import { readSettings } from '../src/settings.js';
+import { runCommand } from './helpers.js';
 
 test('defaults: every interface, automatic ports, config in ~/.config/tributary, reload after 3 s', () => {
   const s = readSettings({});
@@ -107,14 +108,8 @@ test('every variable the daemon reads is in serve --help, daemon/README.md and t
   for (const name of ['API_PORT', 'CONFIG_PATH', 'ENGINE', 'SCREAM_TAGGED_PORT', 'JITTER_MAX_MS'])
     assert.ok(read.has(name), `${name} is read`);
 
-  let help = '';
-  const io = {
-    out: (text: string) => {
-      help += text;
-    },
-    err: () => {},
-  };
-  assert.equal(await serve(['--help'], io), 0);
+  const { status, stdout: help } = await runCommand(serve, ['--help']);
+  assert.equal(status, 0);
   const file = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
   const places = {
     'tributary serve --help': help,

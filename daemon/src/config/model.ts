@@ -244,73 +244,57 @@ export function validateConfig(config: Config): Problem[] {
   const ids = new Map<string, string>();
   for (const kind of ['sink', 'source', 'route'] as const) {
     const list = LIST_OF[kind];
-    const names = new Map<string, number>();
+    const names = new Map<string, string>();
     listOf(config, kind).forEach((e: Entity, i) => {
-      const first = names.get(e.name);
-      if (first !== undefined) {
-        problems.push(
-          makeProblem(
-            `${list}[${i}].name`,
-            'unique',
-            `must be unique (${list}[${first}] has it too)`,
-            e.name,
-          ),
-        );
-      } else names.set(e.name, i);
-      const holder = ids.get(e.config_id);
-      if (holder !== undefined) {
-        problems.push(
-          makeProblem(
-            `${list}[${i}].config_id`,
-            'unique',
-            `must be unique (${holder} has it too)`,
-            e.config_id,
-          ),
-        );
-      } else ids.set(e.config_id, `${list}[${i}]`);
+      unique(names, e.name, `${list}[${i}]`, 'name', problems);
+      unique(ids, e.config_id, `${list}[${i}]`, 'config_id', problems);
     });
     if (kind !== 'route') checkGroups(config, kind, problems);
   }
   checkSinkFormats(config, problems);
-  const sinkNames = new Set(config.sinks.map((s) => s.name));
-  const sourceNames = new Set(config.sources.map((s) => s.name));
+  const existing = {
+    source: new Set(config.sources.map((s) => s.name)),
+    sink: new Set(config.sinks.map((s) => s.name)),
+  };
   config.routes.forEach((r, i) => {
-    if (!sourceNames.has(r.source)) {
-      problems.push(
-        makeProblem(
-          `routes[${i}].source`,
-          'reference',
-          'must name an existing source or source group',
-          r.source,
-        ),
-      );
-    }
-    if (!sinkNames.has(r.sink)) {
-      problems.push(
-        makeProblem(
-          `routes[${i}].sink`,
-          'reference',
-          'must name an existing sink or sink group',
-          r.sink,
-        ),
-      );
+    for (const end of ['source', 'sink'] as const) {
+      if (!existing[end].has(r[end])) {
+        problems.push(
+          makeProblem(
+            `routes[${i}].${end}`,
+            'reference',
+            `must name an existing ${end} or ${end} group`,
+            r[end],
+          ),
+        );
+      }
     }
   });
-  const presetNames = new Map<string, number>();
+  const presetNames = new Map<string, string>();
   config.equalizers.forEach((p, i) => {
-    const first = presetNames.get(p.name);
-    if (first !== undefined) {
-      problems.push(
-        makeProblem(
-          `equalizers[${i}].name`,
-          'unique',
-          `must be unique (equalizers[${first}] has it too)`,
-          p.name,
-        ),
-      );
-    } else presetNames.set(p.name, i);
+    unique(presetNames, p.name, `equalizers[${i}]`, 'name', problems);
   });
   return problems;
+}
+
+/**
+ * `value` of `entry`'s `field` must be unique: the first entry that has it (kept in `seen`) owns
+ * it, and each later one is a problem naming that first one.
+ */
+function unique(
+  seen: Map<string, string>,
+  value: string,
+  entry: string,
+  field: string,
+  problems: Problem[],
+): void {
+  const holder = seen.get(value);
+  if (holder === undefined) seen.set(value, entry);
+  else {
+    problems.push(
+      makeProblem(`${entry}.${field}`, 'unique', `must be unique (${holder} has it too)`, value),
+    );
+  }
 }
 
 /** What the engine can play: channels matching the layout, RTP at 16 or 24 bits. */

@@ -1,6 +1,7 @@
-// The routes sinks, sources and routes share: list, get, add, partial update (with rename
-// cascade), delete, enable/disable and the per-field setters. Each kind's folder registers this
-// plugin with its own schemas (and adds what only it has).
+// The routes sinks, sources and routes share: those of every named collection (list, get, add,
+// partial update with rename cascade, delete), then enable/disable, the per-field setters and the
+// equalizer. Each kind's folder registers this plugin with its own schemas (and adds what only
+// it has).
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import {
@@ -16,6 +17,7 @@ import {
   updateEntity,
 } from '../config/model.js';
 import { Delay, Equalizer, EqualizerBands, Volume } from '../schema/common.js';
+import { collectionRoutes } from './collection-routes.js';
 import { errors, nameParams, True } from './shared.js';
 
 export interface EntityRoutesOptions<K extends Kind> {
@@ -37,100 +39,48 @@ export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): Fastify
   const { kind, tag, noun } = o;
   const tags = [tag];
   const params = nameParams(kind);
-  const entity = Type.Ref(o.entity);
 
   return async (fastify) => {
     const store = fastify.configStore;
     const list = LIST_OF[kind];
 
-    fastify.get(
-      '/',
-      {
-        schema: {
-          tags,
-          operationId: `list${noun}s`,
-          summary: `List ${kind}s`,
-          description: `Every ${kind} and ${kind} group, in configuration order.`,
-          response: { 200: Type.Array(entity), ...errors() },
-        },
+    collectionRoutes<EntityOf[K], InputOf[K], PatchOf[K]>(fastify, {
+      tag,
+      noun,
+      what: kind,
+      entity: o.entity,
+      input: o.input,
+      list: {
+        summary: `List ${kind}s`,
+        description: `Every ${kind} and ${kind} group, in configuration order.`,
+        read: (config) => config[list] as EntityOf[K][],
       },
-      async () => store.config[list],
-    );
-
-    fastify.get<{ Params: NameParams }>(
-      '/:name',
-      {
-        schema: {
-          tags,
-          operationId: `get${noun}`,
-          summary: `Get one ${kind}`,
-          params,
-          response: { 200: entity, ...errors(404) },
-        },
+      get: {
+        summary: `Get one ${kind}`,
+        read: (config, name) => lookup(config, kind, name),
       },
-      async (request) => lookup(store.config, kind, request.params.name),
-    );
-
-    fastify.post<{ Body: InputOf[K] }>(
-      '/',
-      {
-        schema: {
-          tags,
-          operationId: `add${noun}`,
-          summary: `Add a ${kind} or ${kind} group`,
-          description:
-            'Only name is required; every other field takes its default. Answers the new entry ' +
-            'with its generated config_id once it is saved.',
-          body: Type.Ref(o.input),
-          response: { 201: entity, ...errors(400, 409, 503) },
-        },
+      add: {
+        summary: `Add a ${kind} or ${kind} group`,
+        description:
+          'Only name is required; every other field takes its default. Answers the new entry ' +
+          'with its generated config_id once it is saved.',
+        apply: (draft, body) => addEntity(draft, kind, body),
       },
-      async (request, reply) => {
-        const created = await store.change((draft) =>
-          addEntity(draft, kind, request.body as InputOf[K]),
-        );
-        return reply.code(201).send(created);
+      update: {
+        summary: `Change a ${kind} (partial)`,
+        description:
+          'Fields left out of the body keep their value. A new name renames the entry and ' +
+          `${o.renameNote} in the same save. Answers the entry as saved.`,
+        patch: o.patch,
+        apply: (draft, name, body) => updateEntity(draft, kind, name, body),
       },
-    );
-
-    fastify.put<{ Params: NameParams; Body: PatchOf[K] }>(
-      '/:name',
-      {
-        schema: {
-          tags,
-          operationId: `update${noun}`,
-          summary: `Change a ${kind} (partial)`,
-          description:
-            'Fields left out of the body keep their value. A new name renames the entry and ' +
-            `${o.renameNote} in the same save. Answers the entry as saved.`,
-          params: nameParams(`${kind} to change (its current name)`),
-          body: Type.Ref(o.patch),
-          response: { 200: entity, ...errors(400, 404, 409, 503) },
-        },
+      remove: {
+        summary: `Delete a ${kind}`,
+        description: `Refused (409) while a ${kind} group or a route still names it; the answer lists them.`,
+        inUse: true,
+        apply: (draft, name) => deleteEntity(draft, kind, name),
       },
-      async (request) =>
-        store.change((draft) =>
-          updateEntity(draft, kind, request.params.name, request.body as PatchOf[K]),
-        ),
-    );
-
-    fastify.delete<{ Params: NameParams }>(
-      '/:name',
-      {
-        schema: {
-          tags,
-          operationId: `delete${noun}`,
-          summary: `Delete a ${kind}`,
-          description: `Refused (409) while a ${kind} group or a route still names it; the answer lists them.`,
-          params,
-          response: { 200: True, ...errors(404, 409, 503) },
-        },
-      },
-      async (request) => {
-        await store.change((draft) => deleteEntity(draft, kind, request.params.name));
-        return true;
-      },
-    );
+    });
 
     const setter = <P extends object>(
       path: string,

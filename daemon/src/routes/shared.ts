@@ -1,4 +1,7 @@
-// Schema pieces every route plugin uses: error responses, the `true` answer, name parameters.
+// Pieces every route plugin uses: error responses, the `true` answer, name parameters, and the
+// plumbing of the WebSocket routes.
+import type { SwaggerTransform } from '@fastify/swagger';
+import type { WebSocket } from '@fastify/websocket';
 import { type TSchema, Type } from '@sinclair/typebox';
 import { ErrorResponse } from '../schema/problem.js';
 
@@ -30,4 +33,25 @@ export function nameParams(kind: string) {
   return Type.Object({
     name: Type.String({ description: `Name of the ${kind}.`, examples: ['Living Room'] }),
   });
+}
+
+/**
+ * Route config that keeps a WebSocket route in the OpenAPI document: @fastify/websocket hides
+ * them, and ours are part of the API.
+ */
+export const documentedWebSocket: { swaggerTransform: SwaggerTransform } = {
+  swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, hide: false }, url }),
+};
+
+/**
+ * Feeds a WebSocket JSON messages: `start(send)` sends what there is now and returns how to stop
+ * sending later ones, which happens when the socket closes or fails. Nothing is sent to a socket
+ * that is no longer open.
+ */
+export function feed(socket: WebSocket, start: (send: (message: object) => void) => () => void) {
+  const stop = start((message) => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+  });
+  socket.on('close', stop);
+  socket.on('error', stop);
 }

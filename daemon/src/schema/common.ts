@@ -226,12 +226,10 @@ const equalizerDescription =
   'levels on a path multiply band by band.';
 
 /** All 18 bands, each required (the form of a stored entity and of a response). */
-export const Equalizer = Type.Object(withDefaults(bandProperties, FLAT_EQUALIZER), {
-  $id: 'Equalizer',
-  title: 'Equalizer',
-  additionalProperties: false,
-  description: equalizerDescription,
-});
+export const Equalizer = Type.Object(
+  withDefaults(bandProperties, FLAT_EQUALIZER),
+  named('Equalizer', { description: equalizerDescription }),
+);
 export type Equalizer = Static<typeof Equalizer>;
 
 /** All 18 bands, each required and without defaults: the body that sets a whole equalizer. */
@@ -253,6 +251,14 @@ export const EqualizerPatch = Type.Partial(Type.Object(bandProperties), {
   additionalProperties: false,
   description: `${equalizerDescription} Bands left out keep their current value.`,
 });
+
+/**
+ * Options of an object schema the API names: `id` is its `$id` (how other schemas and the
+ * OpenAPI document refer to it) and its title, and unknown fields are refused.
+ */
+export function named(id: string, options: SchemaOptions = {}): SchemaOptions {
+  return { $id: id, title: id, additionalProperties: false, ...options };
+}
 
 /** Copies each property schema with its default value annotated (documentation and ajv). */
 export function withDefaults<T extends TProperties>(

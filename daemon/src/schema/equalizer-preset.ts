@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Equalizer, EqualizerInput, FLAT_EQUALIZER, nameRules } from './common.js';
+import { Equalizer, EqualizerInput, FLAT_EQUALIZER, named, nameRules } from './common.js';
 
 const presetName = Type.String({
   ...nameRules,
@@ -10,24 +10,18 @@ const presetName = Type.String({
 /** A named equalizer preset from equalizers.yaml: a name and the 18 band gains. */
 export const EqualizerPreset = Type.Object(
   { name: presetName, ...Equalizer.properties },
-  {
-    $id: 'EqualizerPreset',
-    title: 'EqualizerPreset',
-    additionalProperties: false,
+  named('EqualizerPreset', {
     description: 'A named equalizer preset (saved in equalizers.yaml): a name and 18 band gains.',
     examples: [{ name: 'Flat', ...FLAT_EQUALIZER }],
-  },
+  }),
 );
 export type EqualizerPreset = Static<typeof EqualizerPreset>;
 
 export const EqualizerPresetInput = Type.Object(
   { name: presetName, ...EqualizerInput.properties },
-  {
-    $id: 'EqualizerPresetInput',
-    title: 'EqualizerPresetInput',
-    additionalProperties: false,
+  named('EqualizerPresetInput', {
     description: 'A preset to add: a name and any bands; bands left out are 1.0 (flat).',
     examples: [{ name: 'Bass Boost', b1: 1.6, b2: 1.5, b3: 1.3, b4: 1.1 }],
-  },
+  }),
 );
 export type EqualizerPresetInput = Static<typeof EqualizerPresetInput>;

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { named } from './common.js';
 import { EqualizerPreset, EqualizerPresetInput } from './equalizer-preset.js';
 import { Route, RouteInput } from './route.js';
 import { Sink, SinkInput } from './sink.js';
@@ -26,12 +27,9 @@ export const ConfigFile = Type.Object(
     }),
     routes: Type.Array(Type.Ref(RouteInput), { default: [], description: 'Routes.' }),
   },
-  {
-    $id: 'ConfigFile',
-    title: 'ConfigFile',
-    additionalProperties: false,
+  named('ConfigFile', {
     description: 'The contents of config.yaml.',
-  },
+  }),
 );
 export type ConfigFile = Static<typeof ConfigFile>;
 
@@ -44,12 +42,9 @@ export const EqualizersFile = Type.Object(
       description: 'Named equalizer presets.',
     }),
   },
-  {
-    $id: 'EqualizersFile',
-    title: 'EqualizersFile',
-    additionalProperties: false,
+  named('EqualizersFile', {
     description: 'The contents of equalizers.yaml.',
-  },
+  }),
 );
 export type EqualizersFile = Static<typeof EqualizersFile>;
 
@@ -61,12 +56,9 @@ export const Config = Type.Object(
     routes: Type.Array(Type.Ref(Route)),
     equalizers: Type.Array(Type.Ref(EqualizerPreset)),
   },
-  {
-    $id: 'Config',
-    title: 'Config',
-    additionalProperties: false,
+  named('Config', {
     description: 'The whole configuration: sinks, sources, routes and equalizer presets.',
-  },
+  }),
 );
 export type Config = Static<typeof Config>;
 
@@ -80,13 +72,10 @@ export const ConfigMessage = Type.Object(
     }),
     config: Type.Ref(Config),
   },
-  {
-    $id: 'ConfigMessage',
-    title: 'ConfigMessage',
-    additionalProperties: false,
+  named('ConfigMessage', {
     description:
       'The full configuration and its revision, sent by /ws/config on connect and after every ' +
       'change (API call or reloaded hand edit).',
-  },
+  }),
 );
 export type ConfigMessage = Static<typeof ConfigMessage>;

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { named } from './common.js';
 
 /** One thing wrong with a request body, a path parameter or a configuration file. */
 export const Problem = Type.Object(
@@ -25,7 +26,7 @@ export const Problem = Type.Object(
       examples: ['sinks[2].volume must be <= 1 (got 1.5)'],
     }),
   },
-  { $id: 'Problem', title: 'Problem', additionalProperties: false },
+  named('Problem'),
 );
 export type Problem = Static<typeof Problem>;
 
@@ -45,11 +46,6 @@ export const ErrorResponse = Type.Object(
       Type.Array(Type.Ref(Problem), { description: 'Every problem found, for invalid input.' }),
     ),
   },
-  {
-    $id: 'Error',
-    title: 'Error',
-    additionalProperties: false,
-    description: 'The body of every error response.',
-  },
+  named('Error', { description: 'The body of every error response.' }),
 );
 export type ErrorResponse = Static<typeof ErrorResponse>;

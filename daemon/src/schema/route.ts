@@ -1,18 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import {
-  ConfigId,
-  Delay,
-  Enabled,
-  Equalizer,
-  EqualizerInput,
-  EqualizerPatch,
-  FLAT_EQUALIZER,
-  Name,
-  nameRules,
-  optionalWithDefaults,
-  Volume,
-  withDefaults,
-} from './common.js';
+import { Delay, Enabled, FLAT_EQUALIZER, Name, nameRules, Volume } from './common.js';
+import { entitySchemas } from './entity.js';
 
 const fields = {
   name: Name,
@@ -36,19 +24,16 @@ export const ROUTE_DEFAULTS = { enabled: true, volume: 1, delay: 0 } as const;
 
 const { name, source, sink, ...rest } = fields;
 
-export const Route = Type.Object(
-  {
-    config_id: ConfigId,
-    name,
-    source,
-    sink,
-    ...withDefaults(rest, ROUTE_DEFAULTS),
-    equalizer: Type.Ref(Equalizer),
-  },
-  {
-    $id: 'Route',
-    title: 'Route',
-    additionalProperties: false,
+export const {
+  entity: Route,
+  input: RouteInput,
+  patch: RoutePatch,
+} = entitySchemas({
+  id: 'Route',
+  key: { name, source, sink },
+  fields: rest,
+  defaults: ROUTE_DEFAULTS,
+  entity: {
     description:
       'Links one source (or source group) to one sink (or sink group), with its own volume, ' +
       'equalizer and delay.',
@@ -63,41 +48,17 @@ export const Route = Type.Object(
       },
     ],
   },
-);
-export type Route = Static<typeof Route>;
-
-export const RouteInput = Type.Object(
-  {
-    config_id: Type.Optional(ConfigId),
-    name,
-    source,
-    sink,
-    ...optionalWithDefaults(rest, ROUTE_DEFAULTS),
-    equalizer: Type.Optional(EqualizerInput),
-  },
-  {
-    $id: 'RouteInput',
-    title: 'RouteInput',
-    additionalProperties: false,
+  input: {
     description:
       'A route to add: name, source and sink are required; the source and sink must exist.',
     examples: [{ name: 'PC to Living Room', source: 'Desktop PC', sink: 'Living Room' }],
   },
-);
-export type RouteInput = Static<typeof RouteInput>;
-
-export const RoutePatch = Type.Object(
-  {
-    config_id: Type.Optional(ConfigId),
-    ...Type.Partial(Type.Object(fields)).properties,
-    equalizer: Type.Optional(EqualizerPatch),
-  },
-  {
-    $id: 'RoutePatch',
-    title: 'RoutePatch',
-    additionalProperties: false,
+  patch: {
     description: 'Fields to change; fields left out keep their value.',
     examples: [{ volume: 0.5, enabled: false }],
   },
-);
+});
+
+export type Route = Static<typeof Route>;
+export type RouteInput = Static<typeof RouteInput>;
 export type RoutePatch = Static<typeof RoutePatch>;

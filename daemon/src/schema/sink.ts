@@ -2,15 +2,11 @@ import { type Static, Type } from '@sinclair/typebox';
 import {
   BIT_DEPTHS,
   CHANNEL_LAYOUTS,
-  ConfigId,
   DEFAULT_SINK_PORT,
   DELAY_MAX_MS,
   DELAY_MIN_MS,
   Delay,
   Enabled,
-  Equalizer,
-  EqualizerInput,
-  EqualizerPatch,
   FLAT_EQUALIZER,
   GroupMembers,
   IntegerEnum,
@@ -18,12 +14,11 @@ import {
   IsGroup,
   Name,
   Nullable,
-  optionalWithDefaults,
   SAMPLE_RATES,
   StringEnum,
   Volume,
-  withDefaults,
 } from './common.js';
+import { entitySchemas } from './entity.js';
 
 export const SINK_PROTOCOLS = ['scream', 'rtp', 'tcp'] as const;
 
@@ -121,62 +116,40 @@ const { name, ...rest } = fields;
 // neither as a schema default; `completeSinkFormat` (config/model.ts) fills them in.
 const { channels: _c, channel_layout: _l, ...inputDefaults } = SINK_DEFAULTS;
 
-/** A sink as stored and as returned by the API: every field present. */
-export const Sink = Type.Object(
-  {
-    config_id: ConfigId,
-    name,
-    ...withDefaults(rest, SINK_DEFAULTS),
-    equalizer: Type.Ref(Equalizer),
-  },
-  {
-    $id: 'Sink',
-    title: 'Sink',
-    additionalProperties: false,
+export const {
+  entity: Sink,
+  input: SinkInput,
+  patch: SinkPatch,
+} = entitySchemas({
+  id: 'Sink',
+  key: { name },
+  fields: rest,
+  defaults: SINK_DEFAULTS,
+  inputDefaults,
+  entity: {
     description:
       'A destination for audio (a Scream receiver, a Raspberry Pi, an ESP32 with a DAC, a ' +
       'network speaker), or a group of sinks.',
     examples: [example],
   },
-);
-export type Sink = Static<typeof Sink>;
-
-/** A new sink (API body) or a sink in config.yaml: only the name is required. */
-export const SinkInput = Type.Object(
-  {
-    config_id: Type.Optional(ConfigId),
-    name,
-    ...optionalWithDefaults(rest, inputDefaults),
-    equalizer: Type.Optional(EqualizerInput),
-  },
-  {
-    $id: 'SinkInput',
-    title: 'SinkInput',
-    additionalProperties: false,
+  input: {
     description:
       'A sink to add. Only name is required; every other field takes its default. config_id ' +
       'is generated unless given.',
     examples: [{ name: 'Kitchen', ip: '192.168.1.51' }],
   },
-);
-export type SinkInput = Static<typeof SinkInput>;
-
-/** A partial update: fields left out keep their value. */
-export const SinkPatch = Type.Object(
-  {
-    config_id: Type.Optional(ConfigId),
-    ...Type.Partial(Type.Object(fields)).properties,
-    equalizer: Type.Optional(EqualizerPatch),
-  },
-  {
-    $id: 'SinkPatch',
-    title: 'SinkPatch',
-    additionalProperties: false,
+  patch: {
     description:
       'Fields to change; fields left out keep their value. Changing name renames the sink and ' +
       'rewrites the groups and routes that name it. config_id cannot change (it may be sent ' +
       'if equal).',
     examples: [{ volume: 0.5 }, { name: 'Lounge' }],
   },
-);
+});
+
+/** A sink as stored and as returned by the API: every field present. */
+export type Sink = Static<typeof Sink>;
+/** A new sink (API body) or a sink in config.yaml: only the name is required. */
+export type SinkInput = Static<typeof SinkInput>;
+/** A partial update: fields left out keep their value. */
 export type SinkPatch = Static<typeof SinkPatch>;

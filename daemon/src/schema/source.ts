@@ -1,12 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import {
-  ConfigId,
   DEFAULT_VNC_PORT,
   Delay,
   Enabled,
-  Equalizer,
-  EqualizerInput,
-  EqualizerPatch,
   FLAT_EQUALIZER,
   GroupMembers,
   IntegerEnum,
@@ -20,6 +16,7 @@ import {
   Volume,
   withDefaults,
 } from './common.js';
+import { entitySchemas } from './entity.js';
 import { Port, portRules } from './sink.js';
 
 export const RTP_FORMATS = ['S16BE', 'L16', 'S16LE', 'L24', 'S24BE'] as const;
@@ -130,18 +127,21 @@ export const SOURCE_DEFAULTS = {
 
 const { name, ...rest } = fields;
 
-export const Source = Type.Object(
-  {
-    config_id: ConfigId,
-    name,
-    ...withDefaults(rest, SOURCE_DEFAULTS),
-    equalizer: Type.Ref(Equalizer),
-    rtp: Nullable(RtpSettings, { default: null }),
+export const {
+  entity: Source,
+  input: SourceInput,
+  patch: SourcePatch,
+} = entitySchemas({
+  id: 'Source',
+  key: { name },
+  fields: rest,
+  defaults: SOURCE_DEFAULTS,
+  extra: {
+    entity: { rtp: Nullable(RtpSettings, { default: null }) },
+    input: { rtp: Type.Optional(Nullable(RtpSettingsInput, { default: null })) },
+    patch: { rtp: Type.Optional(Nullable(RtpSettingsInput)) },
   },
-  {
-    $id: 'Source',
-    title: 'Source',
-    additionalProperties: false,
+  entity: {
     description:
       'A sender of audio (a PC with a Scream driver, an RTP sender, an ESP32, a container), or ' +
       'a group of sources.',
@@ -157,44 +157,20 @@ export const Source = Type.Object(
       },
     ],
   },
-);
-export type Source = Static<typeof Source>;
-
-export const SourceInput = Type.Object(
-  {
-    config_id: Type.Optional(ConfigId),
-    name,
-    ...optionalWithDefaults(rest, SOURCE_DEFAULTS),
-    equalizer: Type.Optional(EqualizerInput),
-    rtp: Type.Optional(Nullable(RtpSettingsInput, { default: null })),
-  },
-  {
-    $id: 'SourceInput',
-    title: 'SourceInput',
-    additionalProperties: false,
+  input: {
     description:
       'A source to add. Only name is required; every other field takes its default. config_id ' +
       'is generated unless given.',
     examples: [{ name: 'Desktop PC', ip: '192.168.1.10' }],
   },
-);
-export type SourceInput = Static<typeof SourceInput>;
-
-export const SourcePatch = Type.Object(
-  {
-    config_id: Type.Optional(ConfigId),
-    ...Type.Partial(Type.Object(fields)).properties,
-    equalizer: Type.Optional(EqualizerPatch),
-    rtp: Type.Optional(Nullable(RtpSettingsInput)),
-  },
-  {
-    $id: 'SourcePatch',
-    title: 'SourcePatch',
-    additionalProperties: false,
+  patch: {
     description:
       'Fields to change; fields left out keep their value (rtp is replaced as a whole). ' +
       'Changing name renames the source and rewrites the groups and routes that name it.',
     examples: [{ volume: 0.5 }],
   },
-);
+});
+
+export type Source = Static<typeof Source>;
+export type SourceInput = Static<typeof SourceInput>;
 export type SourcePatch = Static<typeof SourcePatch>;

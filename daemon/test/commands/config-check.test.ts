@@ -2,33 +2,40 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { run } from '../../src/commands/config-check.js';
 import { cli } from '../daemon-process.js';
-import { tempDir } from '../helpers.js';
+import { runCommand, tempDir } from '../helpers.js';
 
-const check = (...args: string[]) =>
+/** `tributary config check` as a real process (the exit code and what it prints). */
+const spawnCheck = (...args: string[]) =>
   spawnSync(process.execPath, ['--import', 'tsx', cli, 'config', 'check', ...args], {
     encoding: 'utf8',
   });
 
-test('tributary config check: a valid file exits 0 with a summary', async (t) => {
-  const dir = tempDir(t);
-  const file = join(dir, 'config.yaml');
-  writeFileSync(
-    file,
+/** The same command run in this process. */
+const check = (...args: string[]) => runCommand(run, args);
+
+/** Writes `text` to a file named `name` in the test's directory and returns its path. */
+function write(t: TestContext, text: string, name = 'config.yaml', dir = tempDir(t)): string {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+test('tributary config check: a valid file exits 0 with a summary', (t) => {
+  const file = write(
+    t,
     'sinks:\n  - name: Kitchen\n    ip: 192.168.1.20\nsources:\n  - name: PC\nroutes:\n  - name: R\n    source: PC\n    sink: Kitchen\n',
   );
-  const res = await check(file);
+  const res = spawnCheck(file);
   assert.equal(res.status, 0, res.stderr);
   assert.equal(res.stdout, `${file}: valid config file (1 sinks, 1 sources, 1 routes)\n`);
 });
 
 test('tributary config check prints every problem with its path and exits 1', async (t) => {
-  const dir = tempDir(t);
-  const file = join(dir, 'config.yaml');
-  writeFileSync(
-    file,
+  const file = write(
+    t,
     'sinks:\n  - name: A\n  - name: B\n    channels: 9\n  - name: C\n    volume: 1.5\n    colour: red\nroutes:\n  - name: R\n',
   );
   const res = await check(file);
@@ -48,10 +55,11 @@ test('tributary config check prints every problem with its path and exits 1', as
 
 test('tributary config check: semantic problems, equalizer files, unreadable files', async (t) => {
   const dir = tempDir(t);
-  const config = join(dir, 'config.yaml');
-  writeFileSync(
-    config,
+  const config = write(
+    t,
     'sinks:\n  - name: G\n    is_group: true\n    group_members: [G]\nroutes:\n  - {name: R, source: Nobody, sink: G}\n',
+    'config.yaml',
+    dir,
   );
   const semantic = await check(config);
   assert.equal(semantic.status, 1);
@@ -61,15 +69,13 @@ test('tributary config check: semantic problems, equalizer files, unreadable fil
     /routes\[0\]\.source must name an existing source or source group \(got "Nobody"\)/,
   );
 
-  const eq = join(dir, 'equalizers.yaml');
-  writeFileSync(eq, 'equalizers:\n  - name: Loud\n    b1: 2.5\n');
+  const eq = write(t, 'equalizers:\n  - name: Loud\n    b1: 2.5\n', 'equalizers.yaml', dir);
   const eqRes = await check(eq);
   assert.equal(eqRes.status, 1);
   assert.match(eqRes.stdout, /checked as equalizers file/);
   assert.match(eqRes.stdout, /equalizers\[0\]\.b1 must be <= 2 \(got 2\.5\)/);
 
-  const broken = join(dir, 'broken.yaml');
-  writeFileSync(broken, 'sinks: [\n');
+  const broken = write(t, 'sinks: [\n', 'broken.yaml', dir);
   const yamlRes = await check(broken);
   assert.equal(yamlRes.status, 1);
   assert.match(yamlRes.stdout, /line \d+, column \d+ is not valid YAML/);

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { ConfigMessage } from '../../schema/files.js';
 import { version } from '../../version.js';
-import { errors } from '../shared.js';
+import { documentedWebSocket, errors, feed } from '../shared.js';
 
 const tags = ['System'];
 
@@ -70,10 +70,7 @@ const system: FastifyPluginAsync = async (fastify) => {
     '/ws/config',
     {
       websocket: true,
-      // @fastify/websocket hides WebSocket routes from OpenAPI; this one is part of the API.
-      config: {
-        swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, hide: false }, url }),
-      },
+      config: documentedWebSocket,
       schema: {
         tags,
         operationId: 'watchConfig',
@@ -90,17 +87,13 @@ const system: FastifyPluginAsync = async (fastify) => {
         },
       },
     },
-    (socket) => {
-      const send = (snapshot: ReturnType<typeof store.snapshot>) => {
-        if (socket.readyState === socket.OPEN) {
-          socket.send(JSON.stringify({ type: 'config', ...snapshot }));
-        }
-      };
-      send(store.snapshot());
-      const unsubscribe = store.subscribe(send);
-      socket.on('close', unsubscribe);
-      socket.on('error', unsubscribe);
-    },
+    (socket) =>
+      feed(socket, (send) => {
+        const message = (snapshot: ReturnType<typeof store.snapshot>) =>
+          send({ type: 'config', ...snapshot });
+        message(store.snapshot());
+        return store.subscribe(message);
+      }),
   );
 };
 
