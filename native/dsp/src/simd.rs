@@ -2,8 +2,10 @@
 //!
 //! Kernels are written once as `#[inline(always)]` generic code and instantiated twice: plain
 //! (baseline x86-64 SSE2, or any other target) and inside a `#[target_feature(enable = "avx2")]`
-//! function, where LLVM vectorises the same loops 8 wide. Dispatch is an enum match outside the
-//! inner loops, never a `dyn` call.
+//! function, where LLVM vectorises the same loops 8 wide. Register-bound kernels (the EQ) are
+//! instantiated a third time with AVX-512 enabled: the same 256-bit code then has 32 vector
+//! registers instead of 16. Dispatch is an enum match outside the inner loops, never a `dyn`
+//! call.
 
 /// The instruction set a processor dispatches to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,6 +14,8 @@ pub enum Isa {
     Baseline,
     /// x86-64 with AVX2 and FMA (checked at run time).
     Avx2,
+    /// AVX2 and FMA plus AVX-512F/VL (checked at run time): AVX2 kernels with 32 registers.
+    Avx512,
 }
 
 impl Isa {
@@ -19,13 +23,20 @@ impl Isa {
     pub fn detect() -> Isa {
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("fma")
-            {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx2") && has!("fma") {
+                if has!("avx512f") && has!("avx512vl") {
+                    return Isa::Avx512;
+                }
                 return Isa::Avx2;
             }
         }
         Isa::Baseline
+    }
+
+    /// True when AVX2 and FMA kernels may run.
+    pub fn has_avx2(self) -> bool {
+        self != Isa::Baseline
     }
 }
 

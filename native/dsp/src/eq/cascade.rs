@@ -5,8 +5,11 @@
 //! step's output of the lane C below it: all lanes of a step are independent and the compiler
 //! vectorises them (8 wide with AVX2). The first and last S - 1 steps of a block only run the
 //! lanes that have a sample, so no state is left in flight between calls. The portable version
-//! is identical, operation for operation, to the scalar reference; the AVX2 version keeps the
-//! lanes in registers and uses fused multiply-adds (equal within rounding).
+//! is identical, operation for operation, to the scalar reference. The AVX2 version takes one or
+//! two channels at a time, pads the last lane vector with identity stages so the output lanes
+//! are at a fixed place, keeps the lanes in registers (all of them with AVX-512's 32 registers,
+//! so no state goes through memory in the recurrence) and uses fused multiply-adds (equal
+//! within rounding).
 
 use super::design::{Coefs, BANDS};
 use crate::buffer::MAX_CHANNELS;
@@ -65,6 +68,10 @@ pub(crate) struct Lanes {
     s2: Vec<f32>,
     pa: Vec<f32>,
     pb: Vec<f32>,
+    /// Frame-interleaved staging of the AVX2 kernel's inputs and outputs (one vector load and
+    /// one vector store per step instead of a scalar loop per channel).
+    xin: Vec<f32>,
+    yout: Vec<f32>,
 }
 
 impl Lanes {
@@ -80,6 +87,8 @@ impl Lanes {
             s2: z(),
             pa: z(),
             pb: z(),
+            xin: vec![0.0; STAGE_STEPS * MAX_CHANNELS + 8],
+            yout: vec![0.0; STAGE_STEPS * MAX_CHANNELS + 8],
         }
     }
 }
@@ -99,70 +108,94 @@ pub(crate) fn run_pipelined(
     if stages.is_empty() || frames == 0 {
         return;
     }
-    // The register kernel holds at most 8 lane vectors (64 lanes): run wide layouts as groups
-    // of channels (e.g. 6 channels x 18 bands as two groups of 3).
-    let group = (MAIN_LANES / stages.len()).max(1);
-    if isa == Isa::Avx2 && channels > group {
-        for first in (0..channels).step_by(group) {
-            let n = group.min(channels - first);
-            run_group(
-                isa,
+    if isa == Isa::Baseline || cfg!(not(target_arch = "x86_64")) {
+        return run_portable(lanes, stages, state, data, cap, channels, frames);
+    }
+    // The register kernel takes a pair of channels at a time (6 channels as three pairs, each
+    // 18 bands x 2 channels in 5 vectors): its output lanes are then at a fixed place.
+    #[cfg(target_arch = "x86_64")]
+    for first in (0..channels).step_by(2) {
+        let (n, data) = (2.min(channels - first), &mut data[first * cap..]);
+        // SAFETY: Isa::Avx2 and Isa::Avx512 are only chosen after the CPU reported their
+        // features (Isa::detect).
+        unsafe {
+            run_simd(
+                isa == Isa::Avx512,
                 lanes,
                 stages,
                 state,
                 first,
-                &mut data[first * cap..],
+                data,
                 cap,
                 n,
                 frames,
-            );
+            )
         }
-        return;
     }
-    run_group(isa, lanes, stages, state, 0, data, cap, channels, frames);
 }
 
-/// Lanes the AVX2 register kernel handles (8 vectors of 8).
-const MAIN_LANES: usize = 64;
+/// Copies coefficients and states into lane order, lane = stage x `c` + channel, for `s` stage
+/// slots: the real stages, then identity stages (y = x, state 0) up to `s`, then zeros up to
+/// the next multiple of 8 lanes. Returns that padded lane count.
+fn fill_lanes(
+    lanes: &mut Lanes,
+    stages: &[Coefs],
+    state: &[[(f32, f32); MAX_CHANNELS]],
+    first: usize,
+    c: usize,
+    s: usize,
+) -> usize {
+    debug_assert!(stages.len() <= BANDS && s >= stages.len() && first + c <= MAX_CHANNELS);
+    let padded = (s * c).div_ceil(8) * 8;
+    let identity = Coefs {
+        b0: 1.0,
+        ..Coefs::default()
+    };
+    for i in 0..padded {
+        let (k, ch) = (i / c, i % c);
+        let (coefs, (s1, s2)) = match stages.get(k) {
+            Some(coefs) => (coefs, state[k][first + ch]),
+            None if k < s => (&identity, (0.0, 0.0)),
+            None => (&Coefs::default(), (0.0, 0.0)),
+        };
+        lanes.b0[i] = coefs.b0;
+        lanes.a1d2[i] = coefs.a1d2;
+        lanes.c2[i] = coefs.c2;
+        lanes.a1[i] = coefs.a1;
+        lanes.a2[i] = coefs.a2;
+        (lanes.s1[i], lanes.s2[i]) = (s1, s2);
+    }
+    padded
+}
 
-/// [`run_pipelined`] for channels `first..first + channels` (`data` starts at channel `first`).
-#[allow(clippy::too_many_arguments)]
-fn run_group(
-    isa: Isa,
+/// Copies the states of the real stages back from lane order.
+fn store_states(
+    lanes: &Lanes,
+    state: &mut [[(f32, f32); MAX_CHANNELS]],
+    real: usize,
+    first: usize,
+    c: usize,
+) {
+    for k in 0..real {
+        for ch in 0..c {
+            let i = k * c + ch;
+            state[k][first + ch] = (lanes.s1[i], lanes.s2[i]);
+        }
+    }
+}
+
+/// The portable kernel, every channel at once; operation for operation the scalar reference.
+fn run_portable(
     lanes: &mut Lanes,
     stages: &[Coefs],
     state: &mut [[(f32, f32); MAX_CHANNELS]],
-    first: usize,
     data: &mut [f32],
     cap: usize,
-    channels: usize,
+    c: usize,
     frames: usize,
 ) {
-    let c = channels;
     let s = stages.len();
-    debug_assert!(s <= BANDS && first + c <= MAX_CHANNELS);
-    let l = s * c;
-    let padded = l.div_ceil(8) * 8;
-    for k in 0..s {
-        for ch in 0..c {
-            let i = k * c + ch;
-            lanes.b0[i] = stages[k].b0;
-            lanes.a1d2[i] = stages[k].a1d2;
-            lanes.c2[i] = stages[k].c2;
-            lanes.a1[i] = stages[k].a1;
-            lanes.a2[i] = stages[k].a2;
-            (lanes.s1[i], lanes.s2[i]) = state[k][first + ch];
-        }
-    }
-    for i in l..padded {
-        lanes.b0[i] = 0.0;
-        lanes.a1d2[i] = 0.0;
-        lanes.c2[i] = 0.0;
-        lanes.a1[i] = 0.0;
-        lanes.a2[i] = 0.0;
-        lanes.s1[i] = 0.0;
-        lanes.s2[i] = 0.0;
-    }
+    let padded = fill_lanes(lanes, stages, state, 0, c, s);
     // Step t: stage k works on sample t - k. All lanes are busy for t in s-1..frames; the
     // s-1 steps before and after only run the stages that have a sample.
     let steps = frames + s - 1;
@@ -175,27 +208,50 @@ fn run_group(
         lanes.pa[ch] = data[ch * cap];
     }
     generic_steps(lanes, data, cap, c, s, frames, padded, 0..full.start);
-    match isa {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: Isa::Avx2 is only chosen after the CPU reported AVX2 and FMA.
-        Isa::Avx2 if padded <= MAIN_LANES => unsafe {
-            main_avx2(lanes, data, cap, c, s, frames, padded / 8, full.clone())
-        },
-        // Beyond 8 lane vectors the register version spills; the portable loop does better.
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Isa::Avx2 => unsafe {
-            generic_steps_avx2(lanes, data, cap, c, s, frames, padded, full.clone())
-        },
-        _ => generic_steps(lanes, data, cap, c, s, frames, padded, full.clone()),
-    }
+    generic_steps(lanes, data, cap, c, s, frames, padded, full.clone());
     generic_steps(lanes, data, cap, c, s, frames, padded, full.end..steps);
-    for k in 0..s {
-        for ch in 0..c {
-            let i = k * c + ch;
-            state[k][first + ch] = (lanes.s1[i], lanes.s2[i]);
-        }
+    store_states(lanes, state, s, 0, c);
+}
+
+/// The register kernel for channels `first..first + c` (1 or 2; `data` starts at channel
+/// `first`). Identity stages fill the last lane vector, so the last stage's lanes are its top
+/// lanes. `wide`: the AVX-512 instantiation (the CPU must have it).
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn run_simd(
+    wide: bool,
+    lanes: &mut Lanes,
+    stages: &[Coefs],
+    state: &mut [[(f32, f32); MAX_CHANNELS]],
+    first: usize,
+    data: &mut [f32],
+    cap: usize,
+    c: usize,
+    frames: usize,
+) {
+    let padded = (stages.len() * c).div_ceil(8) * 8;
+    let s = padded / c;
+    fill_lanes(lanes, stages, state, first, c, s);
+    for ch in 0..c {
+        lanes.pa[ch] = data[ch * cap];
     }
+    macro_rules! dispatch {
+        ($(($v:literal, $c:literal))*) => {
+            match (padded / 8, c) {
+                // SAFETY: the caller checked the CPU features.
+                $(($v, $c) => unsafe {
+                    if wide {
+                        main_avx512::<$v, $c>(lanes, data, cap, s, frames)
+                    } else {
+                        main_avx2::<$v, $c>(lanes, data, cap, s, frames)
+                    }
+                },)*
+                _ => unreachable!("18 bands x 1-2 channels fill at most 5 lane vectors"),
+            }
+        };
+    }
+    dispatch!((1, 1)(2, 1)(3, 1)(1, 2)(2, 2)(3, 2)(4, 2)(5, 2));
+    store_states(lanes, state, stages.len(), first, c);
 }
 
 /// Runs steps `range` with portable code. `lanes.pa` holds the inputs of the first step on
@@ -223,6 +279,7 @@ fn generic_steps(
         s2,
         pa,
         pb,
+        ..
     } = lanes;
     let (mut pa, mut pb) = (&mut pa[..], &mut pb[..]);
     let odd = range.len() % 2 == 1;
@@ -264,134 +321,221 @@ fn generic_steps(
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[allow(clippy::too_many_arguments)]
-unsafe fn generic_steps_avx2(
-    lanes: &mut Lanes,
-    data: &mut [f32],
-    cap: usize,
-    c: usize,
-    s: usize,
-    frames: usize,
-    padded: usize,
-    range: std::ops::Range<usize>,
-) {
-    generic_steps(lanes, data, cap, c, s, frames, padded, range)
-}
+/// Steps the register kernel runs between refills of its staging buffers.
+const STAGE_STEPS: usize = 128;
 
-/// The all-lanes-busy steps with AVX2/FMA, every lane vector in a register: per step five
-/// FMA-class operations per vector, then a lane rotation by C with a blend to feed each stage
-/// the previous step's output of the stage below.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-#[allow(clippy::too_many_arguments)]
-unsafe fn main_avx2(
-    lanes: &mut Lanes,
-    data: &mut [f32],
-    cap: usize,
-    c: usize,
-    s: usize,
-    frames: usize,
-    vectors: usize,
-    range: std::ops::Range<usize>,
-) {
-    macro_rules! dispatch {
-        ($($v:literal)*) => {
-            match vectors {
+/// The register kernel: `C` channels (1 or 2) in `V` lane vectors, every lane busy
+/// (identity stages pad the last vector), so the last stage's `C` lanes are the top lanes of
+/// vector `V - 1`. Per step five FMA-class operations per vector, then a lane rotation by `C`
+/// with a blend to feed each stage the previous step's output of the stage below. Inputs and
+/// outputs pass through frame-interleaved staging buffers; the steps that fill and drain the
+/// pipeline advance only the states of the stages that have a sample. Defined twice, for
+/// AVX2/FMA and with AVX-512 enabled, where the same code has 32 vector registers and keeps
+/// every state in one (a spill in the recurrence would add a store-to-load delay per step).
+macro_rules! register_kernel {
+    ($name:ident, $features:literal) => {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        unsafe fn $name<const V: usize, const C: usize>(
+            lanes: &mut Lanes,
+            data: &mut [f32],
+            cap: usize,
+            s: usize,
+            frames: usize,
+        ) {
+            use std::arch::x86_64::*;
+            let load = |v: &[f32]| -> [__m256; V] {
+                // SAFETY: lane arrays hold LANES + 8 >= V * 8 floats.
+                std::array::from_fn(|i| unsafe { _mm256_loadu_ps(v.as_ptr().add(i * 8)) })
+            };
+            let (b0, a1d2, c2, a1, a2) = (
+                load(&lanes.b0),
+                load(&lanes.a1d2),
+                load(&lanes.c2),
+                load(&lanes.a1),
+                load(&lanes.a2),
+            );
+            let (mut s1, mut s2, mut x) = (load(&lanes.s1), load(&lanes.s2), load(&lanes.pa));
+            let vector = |v: [i32; 8]| {
+                // SAFETY: an array of 8 i32 is valid for a 256-bit unaligned load.
+                unsafe { _mm256_loadu_si256(v.as_ptr().cast()) }
+            };
+            let c = C;
+            debug_assert!(s * C == V * 8);
+            // Each stage takes the previous step's output of the stage below (C lanes lower);
+            // the first C lanes take the fresh input.
+            let rot = vector(std::array::from_fn(|k| ((k + 8 - C) % 8) as i32));
+            let low = _mm256_castsi256_ps(vector(std::array::from_fn(|k| -i32::from(k < C))));
+            // The steps before and after the busy ones update only the lanes of the stages that
+            // have a sample: stage k (lanes k*c..k*c+c) runs at step t when t - k is a frame.
+            let index: [__m256i; V] =
+                std::array::from_fn(|v| vector(std::array::from_fn(|k| (v * 8 + k) as i32)));
+            let steps = frames + s - 1;
+            let mut t0 = 0;
+            while t0 < steps {
+                let n = STAGE_STEPS.min(steps - t0);
+                // Step t consumes frame t + 1 (zero past the end) and completes frame t + 1 - s.
                 // SAFETY: same CPU features as this function.
-                $($v => unsafe { main_avx2_v::<$v>(lanes, data, cap, c, s, frames, range) },)*
-                _ => unreachable!("called with at most 8 lane vectors"),
+                unsafe { stage_in(&mut lanes.xin, data, cap, c, frames, t0 + 1, n) };
+                let (xin, yout) = (lanes.xin.as_ptr(), lanes.yout.as_mut_ptr());
+                // One step; `busy` is the mask of lanes whose state advances (None: all).
+                let mut step = |k: usize, busy: Option<[__m256; V]>| {
+                    let mut y = [_mm256_setzero_ps(); V];
+                    for v in 0..V {
+                        y[v] = _mm256_fmadd_ps(b0[v], x[v], s1[v]);
+                        let old = s1[v];
+                        let new1 =
+                            _mm256_fnmadd_ps(a1[v], old, _mm256_fmadd_ps(a1d2[v], x[v], s2[v]));
+                        let new2 = _mm256_fnmadd_ps(a2[v], old, _mm256_mul_ps(c2[v], x[v]));
+                        match busy {
+                            Some(m) => {
+                                s1[v] = _mm256_blendv_ps(old, new1, m[v]);
+                                s2[v] = _mm256_blendv_ps(s2[v], new2, m[v]);
+                            }
+                            None => (s1[v], s2[v]) = (new1, new2),
+                        }
+                    }
+                    // SAFETY: the staging buffers hold STAGE_STEPS * 8 + 8 floats, and k * C + 8
+                    // is within that.
+                    let fresh = unsafe {
+                        let top = _mm256_extractf128_ps(y[V - 1], 1);
+                        if C == 1 {
+                            _mm_store_ss(yout.add(k), _mm_permute_ps(top, 0b11_11_11_11));
+                        } else {
+                            _mm_storeh_pd(yout.add(k * 2).cast(), _mm_castps_pd(top));
+                        }
+                        _mm256_loadu_ps(xin.add(k * C))
+                    };
+                    let mut below = fresh;
+                    for v in 0..V {
+                        let r = _mm256_permutevar8x32_ps(y[v], rot);
+                        x[v] = _mm256_blendv_ps(r, below, low);
+                        below = r;
+                    }
+                };
+                let edge = |t: usize| -> [__m256; V] {
+                    let lo = _mm256_set1_epi32(((t + 1).saturating_sub(frames) * c) as i32 - 1);
+                    let hi = _mm256_set1_epi32(((t.min(s - 1) + 1) * c) as i32);
+                    std::array::from_fn(|v| {
+                        _mm256_castsi256_ps(_mm256_and_si256(
+                            _mm256_cmpgt_epi32(index[v], lo),
+                            _mm256_cmpgt_epi32(hi, index[v]),
+                        ))
+                    })
+                };
+                // Steps t0..t0 + n: filling the pipeline, all lanes busy, draining it.
+                let busy_from = (s - 1).saturating_sub(t0).min(n);
+                let busy_to = frames.saturating_sub(t0).clamp(busy_from, n);
+                for k in 0..busy_from {
+                    step(k, Some(edge(t0 + k)));
+                }
+                for k in busy_from..busy_to {
+                    step(k, None);
+                }
+                for k in busy_to..n {
+                    step(k, Some(edge(t0 + k)));
+                }
+                // Steps before s - 1 complete no frame.
+                let skip = (s - 1).saturating_sub(t0).min(n);
+                let yout_done = &lanes.yout[skip * c..];
+                // SAFETY: as above.
+                unsafe { stage_out(yout_done, data, cap, c, t0 + skip + 1 - s, n - skip) };
+                t0 += n;
             }
-        };
-    }
-    dispatch!(1 2 3 4 5 6 7 8)
+            let store = |dst: &mut [f32], src: &[__m256; V]| {
+                for (i, v) in src.iter().enumerate() {
+                    // SAFETY: lane arrays hold LANES + 8 >= V * 8 floats.
+                    unsafe { _mm256_storeu_ps(dst.as_mut_ptr().add(i * 8), *v) };
+                }
+            };
+            store(&mut lanes.s1, &s1);
+            store(&mut lanes.s2, &s2);
+            store(&mut lanes.pa, &x);
+        }
+    };
 }
 
+register_kernel!(main_avx2, "avx2,fma");
+register_kernel!(main_avx512, "avx2,fma,avx512f,avx512vl");
+
+/// Interleaves frames `first..first + n` of the `c` channels into `xin` (zeros past `frames`).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn main_avx2_v<const V: usize>(
-    lanes: &mut Lanes,
-    data: &mut [f32],
+#[inline(always)]
+unsafe fn stage_in(
+    xin: &mut [f32],
+    data: &[f32],
     cap: usize,
     c: usize,
-    s: usize,
     frames: usize,
-    range: std::ops::Range<usize>,
+    first: usize,
+    n: usize,
 ) {
     use std::arch::x86_64::*;
-    if range.is_empty() {
-        return;
-    }
-    let load = |v: &[f32]| -> [__m256; V] {
-        // SAFETY: lane arrays hold LANES + 8 >= V * 8 floats.
-        std::array::from_fn(|i| unsafe { _mm256_loadu_ps(v.as_ptr().add(i * 8)) })
-    };
-    let (b0, a1d2, c2, a1, a2) = (
-        load(&lanes.b0),
-        load(&lanes.a1d2),
-        load(&lanes.c2),
-        load(&lanes.a1),
-        load(&lanes.a2),
-    );
-    let (mut s1, mut s2, mut x) = (load(&lanes.s1), load(&lanes.s2), load(&lanes.pa));
-    let rot: [i32; 8] = std::array::from_fn(|k| ((k + 8 - c) % 8) as i32);
-    let low: [i32; 8] = std::array::from_fn(|k| if k < c { -1 } else { 0 });
-    // SAFETY: arrays of 8 i32 are valid for 256-bit unaligned loads.
-    let (rot, low) = unsafe {
-        (
-            _mm256_loadu_si256(rot.as_ptr().cast()),
-            _mm256_castsi256_ps(_mm256_loadu_si256(low.as_ptr().cast())),
-        )
-    };
-    let out_lane = (s - 1) * c;
-    let (ov, off) = (out_lane / 8, out_lane % 8);
-    let mut tmp = [0.0f32; 16];
-    let mut inp = [0.0f32; 8];
-    for t in range {
-        let mut y = [_mm256_setzero_ps(); V];
-        for v in 0..V {
-            y[v] = _mm256_fmadd_ps(b0[v], x[v], s1[v]);
-            let old = s1[v];
-            s1[v] = _mm256_fnmadd_ps(a1[v], old, _mm256_fmadd_ps(a1d2[v], x[v], s2[v]));
-            s2[v] = _mm256_fnmadd_ps(a2[v], old, _mm256_mul_ps(c2[v], x[v]));
-        }
-        // SAFETY: tmp has room for two vectors.
-        unsafe {
-            _mm256_storeu_ps(tmp.as_mut_ptr(), y[ov]);
-            if ov + 1 < V {
-                _mm256_storeu_ps(tmp.as_mut_ptr().add(8), y[ov + 1]);
+    let avail = frames.saturating_sub(first).min(n);
+    let mut done = 0;
+    if c == 2 && avail >= 8 {
+        let (l, r) = (
+            &data[first..first + avail],
+            &data[cap + first..cap + first + avail],
+        );
+        let dst = &mut xin[..avail * 2];
+        while done + 8 <= avail {
+            // SAFETY: 8 frames of both planes and 16 floats of `dst` from `done` are in bounds.
+            unsafe {
+                let (lv, rv) = (
+                    _mm256_loadu_ps(l.as_ptr().add(done)),
+                    _mm256_loadu_ps(r.as_ptr().add(done)),
+                );
+                let (a, b) = (_mm256_unpacklo_ps(lv, rv), _mm256_unpackhi_ps(lv, rv));
+                let p = dst.as_mut_ptr().add(done * 2);
+                _mm256_storeu_ps(p, _mm256_permute2f128_ps(a, b, 0x20));
+                _mm256_storeu_ps(p.add(8), _mm256_permute2f128_ps(a, b, 0x31));
             }
-        }
-        let n = t + 1 - s;
-        for ch in 0..c {
-            data[ch * cap + n] = tmp[off + ch];
-        }
-        for ch in 0..c {
-            inp[ch] = if t + 1 < frames {
-                data[ch * cap + t + 1]
-            } else {
-                0.0
-            };
-        }
-        // SAFETY: inp holds 8 floats.
-        let fresh = unsafe { _mm256_loadu_ps(inp.as_ptr()) };
-        let mut below = fresh;
-        for v in 0..V {
-            let r = _mm256_permutevar8x32_ps(y[v], rot);
-            x[v] = _mm256_blendv_ps(r, below, low);
-            below = r;
+            done += 8;
         }
     }
-    let store = |dst: &mut [f32], src: &[__m256; V]| {
-        for (i, v) in src.iter().enumerate() {
-            // SAFETY: lane arrays hold LANES + 8 >= V * 8 floats.
-            unsafe { _mm256_storeu_ps(dst.as_mut_ptr().add(i * 8), *v) };
+    for ch in 0..c {
+        for k in done..avail {
+            xin[k * c + ch] = data[ch * cap + first + k];
         }
-    };
-    store(&mut lanes.s1, &s1);
-    store(&mut lanes.s2, &s2);
-    store(&mut lanes.pa, &x);
+    }
+    xin[avail * c..n * c].fill(0.0);
+}
+
+/// Writes `n` interleaved frames of `yout` back to frames `first..first + n` of `data`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn stage_out(yout: &[f32], data: &mut [f32], cap: usize, c: usize, first: usize, n: usize) {
+    use std::arch::x86_64::*;
+    let mut done = 0;
+    if c == 2 && n >= 8 {
+        let (l, r) = data.split_at_mut(cap);
+        let (l, r) = (&mut l[first..first + n], &mut r[first..first + n]);
+        let src = &yout[..n * 2];
+        while done + 8 <= n {
+            // SAFETY: 16 floats of `src` and 8 frames of both planes from `done` are in bounds.
+            unsafe {
+                let p = src.as_ptr().add(done * 2);
+                let (v0, v1) = (_mm256_loadu_ps(p), _mm256_loadu_ps(p.add(8)));
+                let a = _mm256_permute2f128_ps(v0, v1, 0x20);
+                let b = _mm256_permute2f128_ps(v0, v1, 0x31);
+                _mm256_storeu_ps(
+                    l.as_mut_ptr().add(done),
+                    _mm256_shuffle_ps(a, b, 0b10_00_10_00),
+                );
+                _mm256_storeu_ps(
+                    r.as_mut_ptr().add(done),
+                    _mm256_shuffle_ps(a, b, 0b11_01_11_01),
+                );
+            }
+            done += 8;
+        }
+    }
+    for ch in 0..c {
+        for k in done..n {
+            data[ch * cap + first + k] = yout[k * c + ch];
+        }
+    }
 }
 
 #[inline(always)]

@@ -268,10 +268,13 @@ impl Resampler {
             (Kernel::Reference, _) => self.run_reference(output, out_offset),
             (Kernel::Fast, Isa::Baseline) => self.run_fast(output, out_offset),
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `isa` is Avx2 only when the CPU reported AVX2 support (Isa::detect).
-            (Kernel::Fast, Isa::Avx2) => unsafe { self.run_fast_avx2(output, out_offset) },
+            // SAFETY: `isa` is Avx2 or Avx512 only when the CPU reported AVX2 and FMA
+            // (Isa::detect).
+            (Kernel::Fast, Isa::Avx2 | Isa::Avx512) => unsafe {
+                self.run_fast_avx2(output, out_offset)
+            },
             #[cfg(not(target_arch = "x86_64"))]
-            (Kernel::Fast, Isa::Avx2) => self.run_fast(output, out_offset),
+            (Kernel::Fast, Isa::Avx2 | Isa::Avx512) => self.run_fast(output, out_offset),
         };
         let half = self.table.taps / 2;
         let first_needed = (self.ipos + 1).saturating_sub(half).min(self.hist_len);
