@@ -9,6 +9,7 @@ pub mod chain;
 pub mod delay;
 pub mod denormal;
 pub mod dither;
+mod encode_s16;
 pub mod eq;
 pub mod error;
 pub mod format;

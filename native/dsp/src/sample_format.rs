@@ -5,7 +5,9 @@ use std::str::FromStr;
 
 use crate::buffer::AudioBuffer;
 use crate::dither::Tpdf;
+use crate::encode_s16::{self, quantize};
 use crate::error::DspError;
+use crate::simd::Isa;
 
 /// A PCM sample encoding on the wire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -224,6 +226,17 @@ pub fn encode_into(
     out: &mut [u8],
     dither: Option<&mut Tpdf>,
 ) -> Result<usize, DspError> {
+    encode_into_with(Isa::detect(), format, input, out, dither)
+}
+
+/// [`encode_into`] with a chosen kernel (tests compare them).
+pub(crate) fn encode_into_with(
+    isa: Isa,
+    format: SampleFormat,
+    input: &AudioBuffer,
+    out: &mut [u8],
+    dither: Option<&mut Tpdf>,
+) -> Result<usize, DspError> {
     let channels = input.channels();
     let frames = input.frames();
     let needed = frames * channels * format.bytes_per_sample();
@@ -233,40 +246,13 @@ pub fn encode_into(
             available: out.len(),
         });
     }
-    match (format, dither, channels) {
-        (SampleFormat::S16Le | SampleFormat::S16Be, None, 1 | 2) => {
-            encode_s16_fast(format == SampleFormat::S16Be, input, out)
+    match (format, channels) {
+        (SampleFormat::S16Le | SampleFormat::S16Be, 1 | 2) => {
+            encode_s16::encode(isa, format == SampleFormat::S16Be, input, out, dither)
         }
-        (f, d, _) => encode_reference(f, input, out, d),
+        _ => encode_reference(format, input, out, dither),
     }
     Ok(needed)
-}
-
-/// 16-bit mono and stereo without dither, in loops the compiler vectorises.
-fn encode_s16_fast(big_endian: bool, input: &AudioBuffer, out: &mut [u8]) {
-    let frames = input.frames();
-    let cap = input.capacity();
-    let write = |v: f32, b: &mut [u8]| {
-        let q = quantize(v * 32_768.0, -32_768.0, 32_767.0) as i16;
-        b.copy_from_slice(&if big_endian {
-            q.to_be_bytes()
-        } else {
-            q.to_le_bytes()
-        });
-    };
-    let raw = input.raw();
-    if input.channels() == 1 {
-        for (x, b) in raw[..frames].iter().zip(out.chunks_exact_mut(2)) {
-            write(*x, b);
-        }
-    } else {
-        let (left, right) = (&raw[..frames], &raw[cap..cap + frames]);
-        for ((l, r), b) in left.iter().zip(right).zip(out.chunks_exact_mut(4)) {
-            let (bl, br) = b.split_at_mut(2);
-            write(*l, bl);
-            write(*r, br);
-        }
-    }
 }
 
 /// The general encoder: every format, channel count and dither setting, sample by sample; the
@@ -320,13 +306,6 @@ fn encode_with(
             }
         }
     }
-}
-
-/// Clamps and rounds half away from zero. NaN maps to 0 (Rust's saturating float cast).
-#[inline(always)]
-fn quantize(v: f32, min: f32, max: f32) -> i32 {
-    let v = v.clamp(min, max);
-    (v + 0.5f32.copysign(v)) as i32
 }
 
 /// A stateful encoder: the format plus its dither noise source, for streams.
@@ -498,19 +477,50 @@ mod tests {
                 // Out-of-range, NaN and fractional values encode identically too.
                 for c in 0..ch {
                     for (n, x) in fast.channel_mut(c).iter_mut().enumerate() {
-                        *x = match n % 7 {
+                        *x = match n % 13 {
                             0 => 1.5,
                             1 => f32::NAN,
                             2 => -3.0,
                             3 => 0.123_456,
+                            4 => 0.5 / 32_768.0,
+                            5 => -0.5 / 32_768.0,
+                            6 => 32_767.5 / 32_768.0,
+                            7 => -0.0,
+                            8 => f32::NEG_INFINITY,
+                            9 => 1e-30,
                             _ => *x * 0.77,
                         };
                     }
                 }
-                let (mut a, mut b) = (vec![0u8; bytes.len()], vec![0u8; bytes.len()]);
-                encode_into(f, &fast, &mut a, None).unwrap();
-                encode_reference(f, &fast, &mut b, None);
-                assert!(a == b, "{f} x {ch}");
+                for isa in [Isa::Baseline, Isa::detect()] {
+                    for dither in [false, true] {
+                        // Pieces of odd sizes, so the dither batches straddle calls.
+                        let (mut a, mut b) = (vec![0u8; bytes.len()], vec![0u8; bytes.len()]);
+                        let (mut da, mut db) = (Tpdf::default(), Tpdf::default());
+                        let (mut start, mut k) = (0, 0);
+                        while start < frames {
+                            let n = [1, 7, 16, 33, 250, 3][k % 6].min(frames - start);
+                            let mut piece = AudioBuffer::new(ch, n);
+                            for c in 0..ch {
+                                piece.channel_storage_mut(c)[..n]
+                                    .copy_from_slice(&fast.channel(c)[start..start + n]);
+                            }
+                            piece.set_frames(n);
+                            let at = start * ch * 2;
+                            let (oa, ob) = (&mut a[at..], &mut b[at..]);
+                            if dither {
+                                encode_into_with(isa, f, &piece, oa, Some(&mut da)).unwrap();
+                                encode_reference(f, &piece, ob, Some(&mut db));
+                            } else {
+                                encode_into_with(isa, f, &piece, oa, None).unwrap();
+                                encode_reference(f, &piece, ob, None);
+                            }
+                            start += n;
+                            k += 1;
+                        }
+                        assert!(a == b, "{f} x {ch}, {isa:?}, dither {dither}");
+                    }
+                }
             }
         }
     }
