@@ -3,9 +3,14 @@
 //! applies desired states, reads stats and stops it.
 //!
 //! `apply` diffs the new state against the last one on the caller's thread, builds everything
-//! new there (allocation happens off the real-time thread), and sends a plan; the engine thread
-//! swaps it in between ticks. Unchanged sinks and paths keep their state, so they play on
-//! without a gap; changed levels ramp inside the DSP stages.
+//! new there (allocation happens off the real-time thread, including room for the engine
+//! thread's new tables), and sends a plan; the engine thread swaps it in between ticks.
+//! Unchanged sinks, taps and paths keep their state, so they play on without a gap; changed
+//! levels ramp inside the DSP stages; a changed delay fades over to the tap of the new delay.
+//!
+//! The graph: sources (one buffer each), taps (one drift-corrected reader per source, sink
+//! rate and delay, shared by every path that needs it; see [`crate::tap`]), sinks, and per
+//! sink its paths (channel matrix, EQ, volume, normalisation).
 
 use crate::config::{ConfigError, DesiredState, EngineOptions, PathSpec, SinkSpec};
 use crate::ingest::{Core, Retired};
@@ -14,6 +19,7 @@ use crate::path::PathRt;
 use crate::sink::{layout_for, SinkRt};
 use crate::source::SourceSlot;
 use crate::stats::{unpack_format, EngineCounters, SinkCounters, SourceCounters};
+use crate::tap::{Tap, TapKey};
 use std::collections::{HashMap, HashSet};
 use std::io;
 use std::net::UdpSocket;
@@ -32,9 +38,13 @@ pub(crate) enum Command {
     Stop,
 }
 
-/// A sink in a plan: kept (with its new path list) or built anew.
+/// A sink in a plan: kept (with its new path list and room for it) or built anew.
 pub(crate) enum SinkPlan {
-    Keep { id: String, paths: Vec<PathPlan> },
+    Keep {
+        id: String,
+        paths: Vec<PathPlan>,
+        room: Vec<PathRt>,
+    },
     New(Box<SinkRt>),
 }
 
@@ -49,7 +59,20 @@ pub(crate) struct Plan {
     /// Source ids in table order; ids not in `new_sources` are taken from the current table.
     pub sources: Vec<String>,
     pub new_sources: Vec<SourceSlot>,
+    /// Tap keys in table order; keys not in `new_taps` are taken from the current table.
+    pub taps: Vec<TapKey>,
+    pub new_taps: Vec<Tap>,
     pub sinks: Vec<SinkPlan>,
+    pub room: Room,
+}
+
+/// Empty tables with room for the new graph, and room for what it retires: the engine thread
+/// fills them without allocating.
+pub(crate) struct Room {
+    pub sources: Vec<SourceSlot>,
+    pub taps: Vec<Tap>,
+    pub sinks: Vec<SinkRt>,
+    pub retired: Retired,
 }
 
 /// Per-source statistics.
@@ -136,6 +159,8 @@ pub struct Engine {
     sink_counters: Vec<(String, String, Arc<SinkCounters>)>,
     /// Capacity (s) of each live source's buffer, to know when a delay needs a bigger one.
     source_capacity: HashMap<String, f64>,
+    /// The taps the engine thread holds, in table order.
+    tap_keys: Vec<TapKey>,
     unknown: Arc<Mutex<Vec<crate::ingest::Unknown>>>,
     counters: Arc<EngineCounters>,
     started: Instant,
@@ -211,6 +236,7 @@ impl Engine {
             source_counters: HashMap::new(),
             sink_counters: Vec::new(),
             source_capacity: HashMap::new(),
+            tap_keys: Vec::new(),
             unknown,
             counters,
             started: Instant::now(),
@@ -316,10 +342,24 @@ impl Engine {
         }
         let mut state = state;
         state.sinks.retain(|s| !failed.contains(&s.id));
+        let (tap_keys, new_taps) = self.plan_taps(&state, &rebuilt);
+        let old_paths = self.applied.sinks.iter().map(|s| s.paths.len()).sum();
+        let room = Room {
+            sources: Vec::with_capacity(order.len()),
+            taps: Vec::with_capacity(tap_keys.len()),
+            sinks: Vec::with_capacity(sinks.len()),
+            retired: Retired {
+                paths: Vec::with_capacity(old_paths),
+                ..Retired::default()
+            },
+        };
         let plan = Plan {
             sources: order,
             new_sources,
+            taps: tap_keys.clone(),
+            new_taps,
             sinks,
+            room,
         };
         self.commands
             .send(Command::Apply(Box::new(plan)))
@@ -327,8 +367,72 @@ impl Engine {
         self.source_counters = source_counters;
         self.sink_counters = sink_counters;
         self.source_capacity = capacity;
+        self.tap_keys = tap_keys;
         self.applied = state;
         Ok(problems)
+    }
+
+    /// The taps `state` needs: one per (source, sink rate, delay) of its paths, plus the tap a
+    /// path whose delay changed fades out of. Taps the engine holds are kept (unless their
+    /// source is rebuilt); the others are built here.
+    fn plan_taps(
+        &self,
+        state: &DesiredState,
+        rebuilt: &HashSet<String>,
+    ) -> (Vec<TapKey>, Vec<Tap>) {
+        let mut keys: Vec<TapKey> = Vec::new();
+        let mut add = |source_id: &str, sink_rate: u32, delay_ms: f64| {
+            if !keys.iter().any(|k| k.is(source_id, sink_rate, delay_ms)) {
+                keys.push(TapKey {
+                    source_id: source_id.to_owned(),
+                    sink_rate,
+                    delay_ms,
+                });
+            }
+        };
+        for sink in &state.sinks {
+            let old = self
+                .applied
+                .sinks
+                .iter()
+                .find(|o| o.id == sink.id && same_output(o, sink));
+            for p in &sink.paths {
+                add(&p.source_id, sink.sample_rate, p.delay_ms);
+                let before = old.and_then(|o| o.paths.iter().find(|q| q.source_id == p.source_id));
+                if let Some(q) = before.filter(|q| q.delay_ms != p.delay_ms) {
+                    add(&q.source_id, sink.sample_rate, q.delay_ms);
+                }
+            }
+        }
+        let new_taps = keys
+            .iter()
+            .filter(|k| rebuilt.contains(&k.source_id) || !self.tap_keys.contains(k))
+            .map(|k| {
+                let spec = state
+                    .sinks
+                    .iter()
+                    .flat_map(|s| &s.paths)
+                    .find(|p| p.source_id == k.source_id);
+                let (rate, channels) = spec.map_or((48_000, 2), |p| self.source_format(p));
+                Tap::new(k.clone(), rate, channels)
+            })
+            .collect();
+        (keys, new_taps)
+    }
+
+    /// The (rate, channels) a path's source sends: as last received, else as configured (RTP),
+    /// else Scream's usual 48 kHz stereo. (A sender that changes format is followed on the
+    /// engine thread.)
+    fn source_format(&self, p: &PathSpec) -> (u32, usize) {
+        let seen = self
+            .source_counters
+            .get(&p.source_id)
+            .and_then(|(_, c)| unpack_format(c.format.load(Relaxed)));
+        match (seen, &p.rtp) {
+            (Some(f), _) => (f.sample_rate, usize::from(f.channels)),
+            (None, Some(r)) => (r.format.sample_rate, usize::from(r.format.channels)),
+            (None, None) => (48_000, 2),
+        }
     }
 
     /// Keeps a sink whose output is unchanged (updating its paths) or builds it anew.
@@ -347,13 +451,14 @@ impl Engine {
                 if kept && !rebuilt.contains(&p.source_id) {
                     paths.push(PathPlan::Keep(p.clone()));
                 } else {
-                    paths.push(PathPlan::New(Box::new(build_path(p, sink)?)));
+                    paths.push(PathPlan::New(Box::new(self.build_path(p, sink)?)));
                 }
             }
             let counters = self.sink_counter(&sink.id).unwrap_or_default();
             return Ok((
                 SinkPlan::Keep {
                     id: sink.id.clone(),
+                    room: Vec::with_capacity(paths.len()),
                     paths,
                 },
                 counters,
@@ -365,10 +470,17 @@ impl Engine {
             rt.counters = c;
         }
         for p in &sink.paths {
-            rt.paths.push(build_path(p, sink)?);
+            rt.paths.push(self.build_path(p, sink)?);
         }
         let counters = rt.counters.clone();
         Ok((SinkPlan::New(Box::new(rt)), counters))
+    }
+
+    fn build_path(&self, p: &PathSpec, sink: &SinkSpec) -> Result<PathRt, ConfigError> {
+        let (_, channels) = self.source_format(p);
+        let max_frames = SinkRt::max_frames_for(sink);
+        PathRt::new(p, layout_for(channels, 0), sink, max_frames)
+            .map_err(|e| ConfigError(format!("path {} -> {}: {e}", p.source_name, sink.name)))
     }
 
     fn sink_counter(&self, id: &str) -> Option<Arc<SinkCounters>> {
@@ -544,18 +656,96 @@ fn same_output(a: &SinkSpec, b: &SinkSpec) -> bool {
         && a.normalize == b.normalize
 }
 
-fn build_path(p: &PathSpec, sink: &SinkSpec) -> Result<PathRt, ConfigError> {
-    let (rate, channels) = match &p.rtp {
-        Some(r) => (r.format.sample_rate, usize::from(r.format.channels)),
-        None => (48_000, 2),
-    };
-    let max_frames = SinkRt::max_frames_for(sink);
-    PathRt::new(p, rate, layout_for(channels, 0), sink, max_frames, 0)
-        .map_err(|e| ConfigError(format!("path {} -> {}: {e}", p.source_name, sink.name)))
-}
-
 fn hash(s: &str) -> u64 {
     s.bytes().fold(0xcbf29ce484222325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{SinkProtocol, EQ_BANDS};
+    use std::net::{IpAddr, Ipv4Addr};
+    use tributary_dsp::ChannelLayout;
+
+    fn quiet_engine() -> Engine {
+        Engine::start(EngineOptions {
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            scream_ports: vec![],
+            tagged_port: None,
+            rtp_ports: vec![],
+            ..EngineOptions::default()
+        })
+        .unwrap()
+    }
+
+    fn path(source: usize, delay_ms: f64) -> PathSpec {
+        PathSpec {
+            source_id: format!("src{source}"),
+            source_name: format!("src{source}"),
+            ip: Some(IpAddr::V4(Ipv4Addr::new(127, 0, 0, 10 + source as u8))),
+            tag: None,
+            rtp: None,
+            volume: 1.0,
+            eq: [1.0; EQ_BANDS],
+            delay_ms,
+        }
+    }
+
+    fn sink(id: usize, rate: u32, paths: Vec<PathSpec>) -> SinkSpec {
+        SinkSpec {
+            id: format!("sink{id}"),
+            name: format!("sink{id}"),
+            ip: None,
+            port: 4010,
+            protocol: SinkProtocol::Scream,
+            sample_rate: rate,
+            bit_depth: 16,
+            channels: 2,
+            layout: ChannelLayout::STEREO,
+            normalize: false,
+            paths,
+        }
+    }
+
+    /// Every source on every sink; sink 3 at 44.1 kHz; `delayed` gives source 0 a delay on sink 1.
+    fn all_to_all(delayed: f64) -> DesiredState {
+        DesiredState {
+            sinks: (0..4)
+                .map(|j| {
+                    let rate = if j == 3 { 44_100 } else { 48_000 };
+                    let paths = (0..5)
+                        .map(|i| path(i, if (i, j) == (0, 1) { delayed } else { 0.0 }))
+                        .collect();
+                    sink(j, rate, paths)
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn paths_of_one_source_rate_and_delay_share_a_tap_and_unused_taps_retire() {
+        let mut engine = quiet_engine();
+        assert!(engine.apply(all_to_all(0.0)).unwrap().is_empty());
+        // 20 paths, 5 sources at two sink rates: 10 readers.
+        assert_eq!(engine.tap_keys.len(), 10);
+        // A delay on one path: a tap of its own (source 0's undelayed one serves sinks 0, 2).
+        engine.apply(all_to_all(250.0)).unwrap();
+        assert_eq!(engine.tap_keys.len(), 11);
+        assert!(engine.tap_keys.iter().any(|k| k.is("src0", 48_000, 250.0)));
+        // A path alone on its tap changes delay: the tap it fades out of is kept for this
+        // apply only.
+        let alone = |delay_ms| DesiredState {
+            sinks: vec![sink(0, 48_000, vec![path(0, delay_ms)])],
+        };
+        engine.apply(alone(0.0)).unwrap();
+        assert_eq!(engine.tap_keys.len(), 1);
+        engine.apply(alone(500.0)).unwrap();
+        assert_eq!(engine.tap_keys.len(), 2);
+        engine.apply(alone(500.0)).unwrap();
+        assert_eq!(engine.tap_keys.len(), 1);
+        assert!(engine.tap_keys[0].is("src0", 48_000, 500.0));
+        engine.stop();
+    }
 }

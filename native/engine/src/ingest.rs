@@ -9,10 +9,11 @@ use crate::rtp::{self, RtpFormat};
 use crate::sink::SinkRt;
 use crate::source::{default_mask, SourceSlot};
 use crate::stats::{add_thread_cpu, pack_format, DetectedFormat, EngineCounters};
+use crate::tap::Tap;
 use crate::{scream, tagged};
 use std::net::{IpAddr, UdpSocket};
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -35,18 +36,30 @@ pub struct Unknown {
 }
 
 /// What the engine thread takes out of the graph. It is dropped on the control thread, so
-/// freeing large buffers (a 300 s timeshift ring is ~115 MB) never stalls audio.
+/// freeing large buffers (a 300 s timeshift ring is ~115 MB) never stalls audio. The plan
+/// brings it with room for everything the current graph holds, so retiring never allocates.
 #[derive(Default)]
 pub struct Retired {
     pub sources: Vec<SourceSlot>,
+    pub taps: Vec<Tap>,
     pub sinks: Vec<SinkRt>,
     pub paths: Vec<crate::path::PathRt>,
+}
+
+impl Retired {
+    fn is_empty(&self) -> bool {
+        self.sources.is_empty()
+            && self.taps.is_empty()
+            && self.sinks.is_empty()
+            && self.paths.is_empty()
+    }
 }
 
 /// State owned by the engine thread.
 pub struct Core {
     retired: mpsc::Sender<Retired>,
     sources: Vec<SourceSlot>,
+    taps: Vec<Tap>,
     sinks: Vec<SinkRt>,
     socket: UdpSocket,
     counters: Arc<EngineCounters>,
@@ -69,6 +82,7 @@ impl Core {
         Self {
             retired,
             sources: Vec::new(),
+            taps: Vec::new(),
             sinks: Vec::new(),
             socket,
             counters,
@@ -101,15 +115,19 @@ impl Core {
             // Everything that arrived goes into the buffers before any sink renders: after a
             // stall (of this thread or of the receivers) the queued packets are what the late
             // ticks need. Bounded: the queue holds at most QUEUE_SLOTS datagrams.
-            while let Ok(d) = data.try_recv() {
-                self.ingest(&d);
+            loop {
+                match data.try_recv() {
+                    Ok(d) => self.ingest(&d),
+                    Err(mpsc::TryRecvError::Empty) => break,
+                    Err(mpsc::TryRecvError::Disconnected) => return,
+                }
             }
             let now = Instant::now();
             let now_s = now.duration_since(self.epoch).as_secs_f64();
             let mut next = now + IDLE_WAKE;
             for sink in &mut self.sinks {
                 if sink.deadline() <= now {
-                    sink.tick(&mut self.sources, now, now_s, &self.socket);
+                    sink.tick(&mut self.sources, &mut self.taps, now, now_s, &self.socket);
                 }
                 next = next.min(sink.deadline());
             }
@@ -125,12 +143,12 @@ impl Core {
                 cpu = add_thread_cpu(&self.counters.cpu_ns, cpu);
                 self.publish();
             }
+            // Sleep until the next tick: packets only matter to the next render, so they wait
+            // in the queue (stamped on arrival by the receivers) instead of waking this thread
+            // one by one; every sink due at the same time ticks on one wake-up.
             let wait = next.saturating_duration_since(Instant::now());
-            match data.recv_timeout(wait) {
-                // The rest of what is queued is taken at the top of the loop.
-                Ok(d) => self.ingest(&d),
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => return,
+            if !wait.is_zero() {
+                std::thread::sleep(wait);
             }
         }
     }
@@ -151,26 +169,26 @@ impl Core {
         let Plan {
             sources,
             new_sources,
+            taps,
+            new_taps,
             sinks,
+            room,
         } = plan;
-        let mut old_sources = std::mem::take(&mut self.sources);
-        let mut fresh = new_sources;
-        for id in &sources {
-            let slot = match fresh.iter().position(|s| &s.id == id) {
-                Some(i) => fresh.swap_remove(i),
-                None => match old_sources.iter().position(|s| &s.id == id) {
-                    Some(i) => old_sources.swap_remove(i),
-                    None => continue,
-                },
-            };
-            self.sources.push(slot);
-        }
-        let mut retired = Retired {
-            sources: old_sources,
-            ..Retired::default()
-        };
-        retired.sources.append(&mut fresh);
-        let mut old_sinks = std::mem::take(&mut self.sinks);
+        let mut retired = room.retired;
+        // Sources and taps in plan order, each kept or new; what is left over retires.
+        let old_sources = std::mem::replace(&mut self.sources, room.sources);
+        retired.sources = in_order(
+            &sources,
+            new_sources,
+            old_sources,
+            &mut self.sources,
+            |s, id| &s.id == id,
+        );
+        let old_taps = std::mem::replace(&mut self.taps, room.taps);
+        retired.taps = in_order(&taps, new_taps, old_taps, &mut self.taps, |t, key| {
+            &t.key == key
+        });
+        let mut old_sinks = std::mem::replace(&mut self.sinks, room.sinks);
         for plan in sinks {
             match plan {
                 SinkPlan::New(mut sink) => {
@@ -179,12 +197,12 @@ impl Core {
                     }
                     self.sinks.push(*sink);
                 }
-                SinkPlan::Keep { id, paths } => {
+                SinkPlan::Keep { id, paths, room } => {
                     let Some(i) = old_sinks.iter().position(|s| s.spec.id == id) else {
                         continue;
                     };
                     let mut sink = old_sinks.swap_remove(i);
-                    let mut old_paths = std::mem::take(&mut sink.paths);
+                    let mut old_paths = std::mem::replace(&mut sink.paths, room);
                     for p in paths {
                         match p {
                             PathPlan::New(path) => sink.paths.push(*path),
@@ -194,24 +212,19 @@ impl Core {
                                     .position(|q| q.spec.source_id == spec.source_id)
                                 {
                                     let mut path = old_paths.swap_remove(j);
-                                    let rate = path.source_format().0;
-                                    path.update(&spec, rate);
+                                    path.update(spec);
                                     sink.paths.push(path);
                                 }
                             }
                         }
                     }
                     retired.paths.append(&mut old_paths);
-                    sink.spec.paths.clear();
-                    sink.spec
-                        .paths
-                        .extend(sink.paths.iter().map(|p| p.spec.clone()));
                     self.sinks.push(sink);
                 }
             }
         }
         retired.sinks = old_sinks;
-        if !(retired.sources.is_empty() && retired.sinks.is_empty() && retired.paths.is_empty()) {
+        if !retired.is_empty() {
             // If the control side is gone the engine is stopping; dropping here is fine then.
             let _ = self.retired.send(retired);
         }
@@ -220,19 +233,49 @@ impl Core {
         self.unknown
             .retain(|u| !sources.iter().any(|s| s.matches(u)));
         self.unknown_dirty = true;
-        // Resolve each path's source index and count readers.
+        self.resolve();
+    }
+
+    /// Points every tap at its source and every path at its tap (and at the tap of its new
+    /// delay while it fades over to it); counts each source's taps.
+    fn resolve(&mut self) {
         for s in &mut self.sources {
             s.readers = 0;
         }
+        for tap in &mut self.taps {
+            tap.source = self
+                .sources
+                .iter()
+                .position(|s| s.id == tap.key.source_id)
+                .unwrap_or(usize::MAX);
+            if let Some(s) = self.sources.get_mut(tap.source) {
+                s.readers += 1;
+            }
+        }
+        let taps = &self.taps;
         for sink in &mut self.sinks {
+            let rate = sink.spec.sample_rate;
             for path in &mut sink.paths {
-                path.source = self
-                    .sources
-                    .iter()
-                    .position(|s| s.id == path.spec.source_id)
-                    .unwrap_or(usize::MAX);
-                if let Some(s) = self.sources.get_mut(path.source) {
-                    s.readers += 1;
+                let find = |delay_ms: f64| {
+                    taps.iter()
+                        .position(|t| t.key.is(&path.spec.source_id, rate, delay_ms))
+                };
+                let wanted = find(path.spec.delay_ms);
+                match find(path.tap_delay_ms) {
+                    Some(current) if wanted != Some(current) => {
+                        path.tap = current;
+                        path.next_tap = wanted;
+                    }
+                    _ => {
+                        // On its tap; or its old tap is gone (a second delay change before the
+                        // first had faded over): straight to the new one.
+                        if path.tap_delay_ms.to_bits() != path.spec.delay_ms.to_bits() {
+                            path.rejoin();
+                        }
+                        path.tap = wanted.unwrap_or(usize::MAX);
+                        path.tap_delay_ms = path.spec.delay_ms;
+                        path.next_tap = None;
+                    }
                 }
             }
         }
@@ -438,6 +481,28 @@ impl Core {
         });
         self.unknown_dirty = true;
     }
+}
+
+/// Fills `table` (which has room) with the item for each key of `order`, taken from `fresh`
+/// or else from `old`; returns what is left of `old` (to retire). `fresh` is empty by then.
+fn in_order<T, K>(
+    order: &[K],
+    mut fresh: Vec<T>,
+    mut old: Vec<T>,
+    table: &mut Vec<T>,
+    is: impl Fn(&T, &K) -> bool,
+) -> Vec<T> {
+    for key in order {
+        let item = match fresh.iter().position(|t| is(t, key)) {
+            Some(i) => fresh.swap_remove(i),
+            None => match old.iter().position(|t| is(t, key)) {
+                Some(i) => old.swap_remove(i),
+                None => continue,
+            },
+        };
+        table.push(item);
+    }
+    old
 }
 
 fn rtp_detected(f: &RtpFormat) -> DetectedFormat {

@@ -1,8 +1,9 @@
 //! Tributary's audio engine: the data plane between the network and the DSP core.
 //!
 //! Pure, allocation-free parsers and builders for the wire formats ([`scream`], [`tagged`],
-//! [`rtp`], [`rtcp`], [`sdp`]); per-source buffering ([`jitter`], [`drift`], [`timeshift`]);
-//! and the runtime with its own threads and sockets ([`engine`]). JavaScript is never on the
+//! [`rtp`], [`rtcp`], [`sdp`]); per-source buffering ([`jitter`], [`drift`], [`timeline`]);
+//! readers shared by every path of a source, sink rate and delay ([`tap`]); per-path
+//! processing ([`path`]) and per-sink mixing and sending ([`sink`]); and the runtime with its own threads and sockets ([`engine`]). JavaScript is never on the
 //! per-packet path: the napi binding only starts, configures, reads stats and stops.
 
 pub mod config;
@@ -25,6 +26,7 @@ pub mod sink;
 pub mod source;
 pub mod stats;
 pub mod tagged;
+pub mod tap;
 pub mod timeline;
 
 pub use config::{DesiredState, EngineOptions, PathSpec, RtpSourceSpec, SinkProtocol, SinkSpec};

@@ -1,157 +1,442 @@
-//! One path (a source playing on a sink) on the engine thread: the source read at the path's
-//! delay with drift-corrected rate conversion ([`PathReader`]), then the DSP core's channel
-//! matrix, 18-band EQ, volume ramp and optional normalisation, ready for the sink's mixer.
+//! One path (a source playing on a sink) on the engine thread: only what differs per path. The
+//! source arrives already read at the path's delay, drift-corrected and converted to the sink
+//! rate by the [`Tap`] it shares with every path of the same (source, sink rate, delay); the
+//! path copies its frames from the tap, then runs the DSP core's channel matrix (when the
+//! layouts differ), 18-band EQ and optional normalisation, and hands the mixer its volume.
+//!
+//! Work skipped: a path whose tap has rendered known silence for longer than the EQ's tail, or
+//! whose volume is 0, renders nothing (its EQ state is cleared, so it resumes from silence).
 
 use crate::config::{PathSpec, SinkSpec};
-use crate::jitter::SourceBuffer;
-use crate::reader::PathReader;
+use crate::sink::layout_for;
+use crate::source::SourceSlot;
+use crate::tap::Tap;
 use tributary_dsp::{
     AudioBuffer, ChannelLayout, DspError, Equalizer, MixMatrix, Normalizer, Volume,
 };
 
+/// Length of the fades when a path joins a playing tap or leaves one for another delay.
+const FADE_S: f64 = 0.005;
+/// Silence after which a path stops running its EQ: the 65 Hz band (Q 2.9) has decayed by far
+/// more than 120 dB by then.
+const QUIET_S: f64 = 0.5;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Fade {
+    None,
+    /// Fading in (frames done) after joining a tap.
+    In(usize),
+    /// Fading out (frames done) before switching to another tap.
+    Out(usize),
+}
+
 /// A path's processing state. Built off the real-time thread; `render` never allocates.
 pub struct PathRt {
     pub spec: PathSpec,
-    /// Index of the source in the engine's table (resolved on apply).
-    pub source: usize,
-    /// The source format generation this path was built for.
-    pub source_generation: u64,
-    reader: PathReader,
-    interleaved: Vec<f32>,
-    src_buf: AudioBuffer,
-    out_buf: AudioBuffer,
+    /// Index of the tap it reads in the engine's table (resolved on apply).
+    pub tap: usize,
+    /// The delay of that tap: differs from `spec.delay_ms` until a delay change has faded over.
+    pub tap_delay_ms: f64,
+    /// The tap of the new delay, switched to after the fade-out (resolved on apply).
+    pub next_tap: Option<usize>,
+    /// Next frame to read from the tap; `None` until joined.
+    cursor: Option<u64>,
+    /// Where the previous tap was playing when the path left it (zero-delay source position):
+    /// the next tap starts there if it is not playing yet.
+    seed: Option<u64>,
+    /// Tap underruns already reported to the sink's counters.
+    seen_underruns: u64,
+    /// The source's (channels, announced mask) the matrix was built for.
+    src_format: (usize, u32),
+    sink_layout: ChannelLayout,
     matrix: MixMatrix,
     identity: bool,
+    src_buf: AudioBuffer,
+    out_buf: AudioBuffer,
     eq: Equalizer,
     volume: Volume,
     normalizer: Option<Normalizer>,
-    sink_rate: u32,
-    source_rate: u32,
+    fade: Fade,
+    fade_len: usize,
+    /// Consecutive frames of known silence read, and how many make the path idle.
+    quiet: usize,
+    quiet_limit: usize,
+    /// Rendering nothing (silent or muted); the EQ state was cleared when it began.
+    idle: bool,
     max_frames: usize,
-    /// Underruns already reported to the sink's counters.
-    pub reported_underruns: u64,
 }
 
 impl PathRt {
-    /// Builds a path from a source (`src_rate`, `src_layout`) to `sink`, rendering at most
-    /// `max_frames` per tick.
+    /// Builds a path from a source with `src_layout` to `sink`, rendering at most `max_frames`
+    /// per tick.
     pub fn new(
         spec: &PathSpec,
-        src_rate: u32,
         src_layout: ChannelLayout,
         sink: &SinkSpec,
         max_frames: usize,
-        generation: u64,
     ) -> Result<Self, DspError> {
-        let src_ch = src_layout.channels();
         let out_ch = sink.layout.channels();
         let matrix = MixMatrix::default_for(src_layout, sink.layout);
-        let eq = Equalizer::new(sink.sample_rate, out_ch, &spec.eq)?;
+        let rate = f64::from(sink.sample_rate);
         Ok(Self {
             spec: spec.clone(),
-            source: usize::MAX,
-            source_generation: generation,
-            reader: PathReader::new(
-                src_ch,
-                src_rate,
-                sink.sample_rate,
-                max_frames,
-                spec.delay_ms / 1000.0,
-            ),
-            interleaved: vec![0.0; max_frames * src_ch],
-            src_buf: AudioBuffer::new(src_ch, max_frames),
-            out_buf: AudioBuffer::new(out_ch, max_frames),
+            tap: usize::MAX,
+            tap_delay_ms: spec.delay_ms,
+            next_tap: None,
+            cursor: None,
+            seed: None,
+            seen_underruns: 0,
+            src_format: (src_layout.channels(), src_layout.mask()),
+            sink_layout: sink.layout,
             identity: matrix.is_identity(),
             matrix,
-            eq,
+            src_buf: AudioBuffer::new(src_layout.channels(), max_frames),
+            out_buf: AudioBuffer::new(out_ch, max_frames),
+            eq: Equalizer::new(sink.sample_rate, out_ch, &spec.eq)?,
             volume: Volume::new(sink.sample_rate, spec.volume)?,
             normalizer: sink.normalize.then(|| Normalizer::new(sink.sample_rate)),
-            sink_rate: sink.sample_rate,
-            source_rate: src_rate,
+            fade: Fade::None,
+            fade_len: ((FADE_S * rate) as usize).max(1),
+            quiet: 0,
+            quiet_limit: (QUIET_S * rate) as usize,
+            idle: false,
             max_frames,
-            reported_underruns: 0,
         })
     }
 
-    /// Rebuilds the source side after the source changed format (allocates; rare).
-    pub fn rebuild_for_source(
-        &mut self,
-        src_rate: u32,
-        src_layout: ChannelLayout,
-        out_layout: ChannelLayout,
-        generation: u64,
-    ) {
-        let src_ch = src_layout.channels();
-        let delay_s = self.spec.delay_ms / 1000.0;
-        self.reader = PathReader::new(src_ch, src_rate, self.sink_rate, self.max_frames, delay_s);
-        self.interleaved = vec![0.0; self.max_frames * src_ch];
-        self.src_buf = AudioBuffer::new(src_ch, self.max_frames);
-        self.matrix = MixMatrix::default_for(src_layout, out_layout);
-        self.identity = self.matrix.is_identity();
-        self.source_rate = src_rate;
-        self.source_generation = generation;
-    }
-
-    /// Applies changed levels: volume and EQ ramp, delay fades out, moves and fades in.
-    pub fn update(&mut self, spec: &PathSpec, source_rate: u32) {
+    /// Applies changed levels: volume and EQ ramp. A changed delay is a change of tap, which
+    /// the engine resolves into `next_tap`.
+    pub fn update(&mut self, spec: PathSpec) {
         if spec.volume != self.spec.volume {
             let _ = self.volume.set(spec.volume);
         }
         if spec.eq != self.spec.eq {
             let _ = self.eq.set_gains(&spec.eq);
         }
-        if spec.delay_ms != self.spec.delay_ms {
-            self.reader
-                .set_delay_frames((spec.delay_ms / 1000.0 * f64::from(source_rate)) as u64);
-        }
-        self.spec = spec.clone();
+        self.spec = spec;
     }
 
-    /// The source (rate, channels) the path was built for.
-    pub fn source_format(&self) -> (u32, usize) {
-        (self.source_rate, self.src_buf.channels())
+    /// Reads from the tap again at the frame its other paths play now (after the sink skipped
+    /// ahead), fading in.
+    pub fn rejoin(&mut self) {
+        self.cursor = None;
     }
 
-    /// Total underruns of the reader.
-    pub fn underruns(&self) -> u64 {
-        self.reader.underruns
+    /// Underruns of its tap since the last call.
+    pub fn take_underruns(&mut self, taps: &[Tap]) -> u64 {
+        let total = taps.get(self.tap).map_or(0, Tap::underruns);
+        let new = total.saturating_sub(self.seen_underruns);
+        self.seen_underruns = total;
+        new
     }
 
-    pub fn concealed(&self) -> u64 {
-        self.reader.concealed
-    }
-
-    /// The zero-delay source position this path plays.
-    pub fn play_position(&self) -> Option<u64> {
-        self.reader.is_locked().then(|| self.reader.play_position())
-    }
-
-    /// Renders `frames` frames at the sink rate and layout into the path's output buffer.
-    pub fn render(&mut self, src: &SourceBuffer, now_s: f64, frames: usize) -> &AudioBuffer {
+    /// Renders `frames` frames at the sink rate and layout. `now_s` is the router time of the
+    /// tick, `at_s` when the first of these frames leaves. Returns the buffer and the gain the
+    /// mixer applies (the volume, when it is not ramping), or `None` when the path is silent.
+    pub fn render(
+        &mut self,
+        taps: &mut [Tap],
+        sources: &mut [SourceSlot],
+        now_s: f64,
+        at_s: f64,
+        frames: usize,
+    ) -> Option<(&AudioBuffer, f32)> {
         let frames = frames.min(self.max_frames);
-        let c = self.src_buf.channels();
-        let inter = &mut self.interleaved[..frames * c];
-        self.reader.render(src, now_s, inter);
-        self.src_buf.set_frames(frames);
-        for ch in 0..c {
-            let dst = self.src_buf.channel_mut(ch);
-            for (d, frame) in dst.iter_mut().zip(inter.chunks_exact(c)) {
-                *d = frame[ch];
+        if let Some(next) = self.next_tap {
+            if self.cursor.is_none() || self.idle {
+                let here = taps.get(self.tap).and_then(Tap::play_position);
+                self.switch_to(next, here);
+            } else if !matches!(self.fade, Fade::Out(_)) {
+                self.fade = Fade::Out(0);
             }
         }
+        let tap = taps.get_mut(self.tap)?;
+        let slot = sources.get_mut(tap.source)?;
+        let (rate, channels) = (slot.buffer.rate(), slot.buffer.channels());
+        if tap.source_format() != (rate, channels) {
+            tap.rebuild_for_source(rate, channels);
+        }
+        if self.src_format != (channels, slot.mask) {
+            self.src_format = (channels, slot.mask);
+            self.follow_source_layout(layout_for(channels, slot.mask));
+        }
+        let cursor = match self.cursor {
+            Some(c) if tap.can_read(c, frames) => c,
+            _ => {
+                if let Some(position) = self.seed.take() {
+                    tap.seed(position);
+                }
+                self.fade = Fade::In(0);
+                self.seen_underruns = tap.underruns();
+                tap.join(at_s)
+            }
+        };
+        let end = cursor + frames as u64;
+        tap.render_to(&slot.buffer, now_s, end);
+        tap.anchor(at_s, cursor);
+        self.cursor = Some(end);
+        if let Some(p) = tap.play_position() {
+            slot.buffer.play_pos = slot.buffer.play_pos.max(p);
+        }
+        let silent = tap.is_silent_from(cursor) && self.fade == Fade::None;
+        self.quiet = if silent { self.quiet + frames } else { 0 };
+        let muted = self.volume.target() == 0.0 && self.volume.current() == 0.0;
+        if muted || self.quiet > self.quiet_limit {
+            if !self.idle {
+                self.idle = true;
+                self.eq.reset();
+            }
+            return None;
+        }
+        self.idle = false;
         self.out_buf.set_frames(frames);
         if self.identity {
-            let _ = self.out_buf.copy_from(&self.src_buf);
+            for ch in 0..self.out_buf.channels() {
+                tap.read(ch, cursor, self.out_buf.channel_mut(ch));
+            }
         } else {
+            self.src_buf.set_frames(frames);
+            for ch in 0..self.src_buf.channels() {
+                tap.read(ch, cursor, self.src_buf.channel_mut(ch));
+            }
             let _ = self.matrix.apply_into(&self.src_buf, &mut self.out_buf);
         }
-        if !self.eq.is_flat() {
-            let _ = self.eq.process(&mut self.out_buf);
+        self.apply_fade(tap.play_position());
+        // A no-op while every band is flat.
+        let _ = self.eq.process(&mut self.out_buf);
+        let steady = self.volume.current() == self.volume.target();
+        let gain = match self.normalizer.as_mut() {
+            None if steady => self.volume.current(),
+            normalizer => {
+                self.volume.process(&mut self.out_buf);
+                if let Some(n) = normalizer {
+                    n.process(&mut self.out_buf);
+                }
+                1.0
+            }
+        };
+        Some((&self.out_buf, gain))
+    }
+
+    fn switch_to(&mut self, next: usize, seed: Option<u64>) {
+        self.seed = seed;
+        self.tap = next;
+        self.next_tap = None;
+        self.tap_delay_ms = self.spec.delay_ms;
+        self.cursor = None;
+    }
+
+    /// Rebuilds the matrix for a source that changed layout (allocates when its channel count
+    /// changed; only when a sender changes its format).
+    fn follow_source_layout(&mut self, layout: ChannelLayout) {
+        if layout.channels() != self.src_buf.channels() {
+            self.src_buf = AudioBuffer::new(layout.channels(), self.max_frames);
         }
-        self.volume.process(&mut self.out_buf);
-        if let Some(n) = self.normalizer.as_mut() {
-            n.process(&mut self.out_buf);
+        self.matrix = MixMatrix::default_for(layout, self.sink_layout);
+        self.identity = self.matrix.is_identity();
+    }
+
+    /// Fades in after a join; fades out (then silence) before a switch of tap. `here` is where
+    /// the current tap plays (for the next tap to start from).
+    fn apply_fade(&mut self, here: Option<u64>) {
+        let (done, rising) = match self.fade {
+            Fade::None => return,
+            Fade::In(k) => (k, true),
+            Fade::Out(k) => (k, false),
+        };
+        let len = self.fade_len;
+        let frames = self.out_buf.frames();
+        for ch in 0..self.out_buf.channels() {
+            for (i, x) in self.out_buf.channel_mut(ch).iter_mut().enumerate() {
+                let g = ((done + i) as f32 / len as f32).min(1.0);
+                *x *= if rising { g } else { 1.0 - g };
+            }
         }
-        &self.out_buf
+        let k = done + frames;
+        self.fade = match (rising, k >= len) {
+            (true, true) => Fade::None,
+            (true, false) => Fade::In(k),
+            (false, false) => Fade::Out(k),
+            (false, true) => match self.next_tap {
+                Some(next) => {
+                    self.switch_to(next, here);
+                    Fade::In(0)
+                }
+                // The change was undone meanwhile: come back on the same tap.
+                None => Fade::In(0),
+            },
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{SinkProtocol, EQ_BANDS};
+    use crate::jitter::JitterConfig;
+    use crate::tap::TapKey;
+    use std::sync::Arc;
+    use tributary_dsp::sample_format::SampleFormat;
+
+    fn spec(delay_ms: f64) -> PathSpec {
+        PathSpec {
+            source_id: "s".into(),
+            source_name: "s".into(),
+            ip: None,
+            tag: None,
+            rtp: None,
+            volume: 1.0,
+            eq: [1.0; EQ_BANDS],
+            delay_ms,
+        }
+    }
+
+    fn sink() -> SinkSpec {
+        SinkSpec {
+            id: "k".into(),
+            name: "k".into(),
+            ip: None,
+            port: 4010,
+            protocol: SinkProtocol::Scream,
+            sample_rate: 48_000,
+            bit_depth: 16,
+            channels: 2,
+            layout: ChannelLayout::STEREO,
+            normalize: false,
+            paths: Vec::new(),
+        }
+    }
+
+    /// A source, one tap per delay, and a path on the first tap.
+    fn graph(delays: &[f64]) -> (Vec<SourceSlot>, Vec<Tap>, PathRt) {
+        let slot = SourceSlot::new(&spec(0.0), 2000.0, JitterConfig::default(), Arc::default());
+        let taps = delays
+            .iter()
+            .map(|&delay_ms| {
+                let key = TapKey {
+                    source_id: "s".into(),
+                    sink_rate: 48_000,
+                    delay_ms,
+                };
+                let mut tap = Tap::new(key, 48_000, 2);
+                tap.source = 0;
+                tap
+            })
+            .collect();
+        let mut path = PathRt::new(&spec(delays[0]), ChannelLayout::STEREO, &sink(), 288).unwrap();
+        path.tap = 0;
+        (vec![slot], taps, path)
+    }
+
+    /// Packet `k`: 288 frames of a 1 kHz sine at half scale (silence when `quiet`).
+    fn push(slot: &mut SourceSlot, k: u64, quiet: bool) {
+        let bytes: Vec<u8> = (k * 288..(k + 1) * 288)
+            .flat_map(|n| {
+                let x = 2.0 * std::f64::consts::PI * 1000.0 * n as f64 / 48_000.0;
+                let v = if quiet {
+                    0
+                } else {
+                    (0.5 * x.sin() * 32767.0) as i16
+                };
+                [v.to_be_bytes(), v.to_be_bytes()].concat()
+            })
+            .collect();
+        let t = k as f64 * 0.006;
+        slot.buffer
+            .push_rtp(k as u16, (k * 288) as u32, &bytes, SampleFormat::S16Be, t);
+    }
+
+    /// Renders one 6 ms tick at packet time `k`; the left channel times the gain, if any.
+    fn tick(
+        path: &mut PathRt,
+        taps: &mut [Tap],
+        sources: &mut [SourceSlot],
+        k: u64,
+    ) -> Option<Vec<f32>> {
+        let t = k as f64 * 0.006 + 0.001;
+        path.render(taps, sources, t, t, 288)
+            .map(|(buf, gain)| buf.channel(0).iter().map(|x| x * gain).collect())
+    }
+
+    /// Largest sample-to-sample change of a 1 kHz sine at half scale, with margin.
+    const SMOOTH: f32 = 0.5 * 2.0 * std::f32::consts::PI * 1000.0 / 48_000.0 * 1.3;
+
+    #[test]
+    fn a_delay_change_fades_over_to_the_tap_of_the_new_delay() {
+        let (mut sources, mut taps, mut path) = graph(&[0.0, 1000.0]);
+        // Another path stays on the undelayed tap.
+        let mut still = PathRt::new(&spec(0.0), ChannelLayout::STEREO, &sink(), 288).unwrap();
+        still.tap = 0;
+        let (mut prev, mut max_step) = (0.0f32, 0.0f32);
+        for k in 0..1000u64 {
+            push(&mut sources[0], k, false);
+            tick(&mut still, &mut taps, &mut sources, k);
+            if k == 500 {
+                // What apply does: new levels, and the tap of the new delay to switch to.
+                path.update(spec(1000.0));
+                path.next_tap = Some(1);
+            }
+            let out = tick(&mut path, &mut taps, &mut sources, k).expect("playing");
+            if k > 20 {
+                for x in out {
+                    max_step = max_step.max((x - prev).abs());
+                    prev = x;
+                }
+            } else {
+                prev = *out.last().unwrap();
+            }
+        }
+        assert_eq!((path.tap, path.next_tap), (1, None));
+        assert_eq!(path.tap_delay_ms, 1000.0);
+        // Faded out and in: no click.
+        assert!(max_step < SMOOTH, "{max_step}");
+        // The new tap plays a second (plus the jitter buffer) behind the newest audio, exactly
+        // a second behind the undelayed tap (play positions count as if there were no delay).
+        let head = sources[0].buffer.timeline.write_head();
+        let (now, later) = (taps[0].play_position(), taps[1].play_position());
+        let lag_ms = (head + 48_000 - later.unwrap()) as f64 / 48.0;
+        assert!((1005.0..1040.0).contains(&lag_ms), "{lag_ms}");
+        let apart = now.unwrap().abs_diff(later.unwrap());
+        assert!(apart <= 4, "{apart} frames off the 1 s delay");
+    }
+
+    /// Renders `ticks` ticks from packet time `*k` on, sending a packet before each when
+    /// `send` is set (silent ones when `send == Some(true)`); returns how many rendered audio.
+    fn run(
+        (sources, taps, path): &mut (Vec<SourceSlot>, Vec<Tap>, PathRt),
+        k: &mut u64,
+        ticks: u64,
+        send: Option<bool>,
+    ) -> usize {
+        let mut rendered = 0;
+        for _ in 0..ticks {
+            if let Some(quiet) = send {
+                push(&mut sources[0], *k, quiet);
+            }
+            rendered += usize::from(tick(path, taps, sources, *k).is_some());
+            *k += 1;
+        }
+        rendered
+    }
+
+    #[test]
+    fn silent_and_muted_paths_render_nothing_until_sound_returns() {
+        let mut g = graph(&[0.0]);
+        let mut k = 0;
+        assert_eq!(run(&mut g, &mut k, 100, Some(false)), 100);
+        // The sender stops: after half a second the path is idle.
+        let played = run(&mut g, &mut k, 200, None);
+        assert!(played < 100, "{played} of 200 ticks rendered");
+        // Sound again: the path plays.
+        run(&mut g, &mut k, 50, Some(false));
+        assert_eq!(run(&mut g, &mut k, 20, Some(false)), 20);
+        // Digital silence sent is mixed like sound (only silence known from the tap is skipped).
+        assert_eq!(run(&mut g, &mut k, 20, Some(true)), 20);
+        // Muted: nothing to mix once the volume ramp has reached 0.
+        let mut muted = spec(0.0);
+        muted.volume = 0.0;
+        g.2.update(muted);
+        run(&mut g, &mut k, 5, Some(false));
+        assert_eq!(run(&mut g, &mut k, 20, Some(false)), 0);
     }
 }

@@ -1,7 +1,8 @@
 //! One real sink on the engine thread: a mixer ticking on the router's steady clock. Each tick
 //! renders every path, mixes, encodes to the sink's format and sends one packet: Scream (5-byte
 //! header + 1152 bytes), RTP (frame-aligned payload of at most 1152 bytes, RTCP SR every 5 s on
-//! port + 1) or raw PCM over TCP. Ticks happen whether or not sources send (silence then).
+//! port + 1) or raw PCM over TCP. Ticks happen whether or not sources send (silence then); a
+//! sink that has mixed nothing for a second sends zeros without running the limiter and encoder.
 
 use crate::config::{ConfigError, SinkProtocol, SinkSpec};
 use crate::path::PathRt;
@@ -10,6 +11,7 @@ use crate::rtp;
 use crate::scream::{self, ScreamFormat};
 use crate::source::SourceSlot;
 use crate::stats::SinkCounters;
+use crate::tap::Tap;
 use std::io::Write;
 use std::net::{SocketAddr, TcpStream, UdpSocket};
 use std::sync::atomic::Ordering::Relaxed;
@@ -20,6 +22,9 @@ use tributary_dsp::{AudioBuffer, ChannelLayout, Encoder, Mixer, SampleFormat};
 
 /// Payload bytes per Scream packet (and per TCP write).
 const CHUNK: usize = scream::PAYLOAD_LEN;
+/// Seconds of nothing mixed after which the limiter's envelope has certainly decayed (80 ms
+/// release) and silence can be sent as zeros directly.
+const QUIET_S: f64 = 1.0;
 const SR_INTERVAL: Duration = Duration::from_secs(5);
 
 struct RtpState {
@@ -42,6 +47,9 @@ pub struct SinkRt {
     period: Duration,
     start: Instant,
     ticks: u64,
+    /// Frames rendered in a row with no path mixed, and how many make the sink idle.
+    quiet: usize,
+    quiet_limit: usize,
     mixer: Mixer,
     mix_out: AudioBuffer,
     encoder: Encoder,
@@ -112,6 +120,8 @@ impl SinkRt {
             period: Duration::from_secs_f64(period),
             start,
             ticks: 0,
+            quiet: 0,
+            quiet_limit: (QUIET_S * rate) as usize,
             mixer: Mixer::new(channels, spec.sample_rate, frames_per_tick)
                 .map_err(|e| ConfigError(format!("sink {}: {e}", spec.name)))?,
             mix_out: AudioBuffer::new(channels, frames_per_tick),
@@ -180,35 +190,44 @@ impl SinkRt {
         }
     }
 
-    /// Produces and sends the packet due now. `sources` is the engine's table.
+    /// Produces and sends the packet due now. `sources` and `taps` are the engine's tables;
+    /// `now_s` is `now` on the engine's clock (seconds).
     pub fn tick(
         &mut self,
         sources: &mut [SourceSlot],
+        taps: &mut [Tap],
         now: Instant,
         now_s: f64,
         socket: &UdpSocket,
     ) {
-        let late = now.saturating_duration_since(self.deadline());
+        let deadline = self.deadline();
+        let late = now.saturating_duration_since(deadline);
+        let deadline_s = now_s - late.as_secs_f64();
         self.counters
             .max_late_us
             .fetch_max(late.as_micros() as u64, Relaxed);
         self.ticks += 1;
-        // After a long stall (debugger, suspended VM) skip ahead rather than burst.
+        // After a long stall (debugger, suspended VM) skip ahead rather than burst; the paths
+        // then pick up where their taps' other paths play now.
         if late > self.period * 50 {
             let behind = (late.as_secs_f64() / self.period.as_secs_f64()) as u64;
             self.ticks += behind;
+            self.paths.iter_mut().for_each(PathRt::rejoin);
         }
         match self.spec.protocol {
             SinkProtocol::Rtp => {
-                let n = self.render(sources, now_s, self.frames_per_tick);
+                let n = self.render(sources, taps, now_s, deadline_s, self.frames_per_tick);
                 self.send_rtp(n, now, socket);
             }
             _ => {
+                let byte_s = 1.0 / (self.frame_bytes as f64 * f64::from(self.spec.sample_rate));
                 while self.fifo_len < CHUNK {
                     let want = (CHUNK - self.fifo_len)
                         .div_ceil(self.frame_bytes)
                         .min(self.frames_per_tick);
-                    let n = self.render(sources, now_s, want);
+                    // The bytes queued go out first: these frames follow them.
+                    let at_s = deadline_s + self.fifo_len as f64 * byte_s;
+                    let n = self.render(sources, taps, now_s, at_s, want);
                     self.fifo[self.fifo_len..self.fifo_len + n].copy_from_slice(&self.encoded[..n]);
                     self.fifo_len += n;
                 }
@@ -217,29 +236,39 @@ impl SinkRt {
         }
     }
 
-    /// Mixes `frames` frames into `self.encoded`; returns the byte count.
-    fn render(&mut self, sources: &mut [SourceSlot], now_s: f64, frames: usize) -> usize {
+    /// Mixes `frames` frames (the first leaving at `at_s`) into `self.encoded`; returns the
+    /// byte count.
+    fn render(
+        &mut self,
+        sources: &mut [SourceSlot],
+        taps: &mut [Tap],
+        now_s: f64,
+        at_s: f64,
+        frames: usize,
+    ) -> usize {
         let _ = self.mixer.begin(frames);
         let mut underruns = 0;
+        let mut mixed = 0;
         for path in &mut self.paths {
-            let Some(slot) = sources.get_mut(path.source) else {
-                continue;
-            };
-            let src = &slot.buffer;
-            if path.source_format() != (src.rate(), src.channels()) {
-                let layout = layout_for(src.channels(), slot.mask);
-                path.rebuild_for_source(src.rate(), layout, self.spec.layout, 0);
+            if let Some((out, gain)) = path.render(taps, sources, now_s, at_s, frames) {
+                let _ = self.mixer.add(out, gain);
+                mixed += 1;
             }
-            let out = path.render(src, now_s, frames);
-            let _ = self.mixer.add(out, 1.0);
-            if let Some(p) = path.play_position() {
-                slot.buffer.play_pos = slot.buffer.play_pos.max(p);
-            }
-            underruns += path.underruns() - path.reported_underruns;
-            path.reported_underruns = path.underruns();
+            underruns += path.take_underruns(taps);
         }
         if underruns > 0 {
             self.counters.underruns.fetch_add(underruns, Relaxed);
+        }
+        self.quiet = if mixed == 0 {
+            self.quiet.saturating_add(frames)
+        } else {
+            0
+        };
+        let bytes = frames * self.frame_bytes;
+        if self.quiet > self.quiet_limit {
+            // Digital silence encodes as zero bytes in every format.
+            self.encoded[..bytes].fill(0);
+            return bytes;
         }
         let _ = self.mixer.finish_into(&mut self.mix_out);
         self.encoder
