@@ -1,9 +1,10 @@
-// The system service unit (systemd/tributary.service): systemd accepts it as written, and it
-// lets the audio engine's threads have the real-time priority they ask for.
+// The system service unit (systemd/tributary.service): systemd accepts it as written, its
+// configuration lives where the service user may write, and it lets the audio engine's threads
+// have the real-time priority they ask for.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './helpers.js';
@@ -54,4 +55,36 @@ test('the unit allows the real-time priority and nice level the engine threads a
   assert.ok(fallback, 'rt.rs falls back to a nice level');
   assert.deepEqual(values('LimitNICE'), [fallback[1]]);
   assert.deepEqual(values('RestrictRealtime'), [], 'real-time scheduling is not forbidden');
+});
+
+test('the configuration directory is one systemd hands to the service user', () => {
+  // The daemon writes config.yaml, equalizers.yaml and its certificate beside CONFIG_PATH. With
+  // DynamicUser=yes only StateDirectory= (and the cache, logs and runtime ones) are created owned
+  // by the service's user; a ConfigurationDirectory= stays root's, and the rest is read-only.
+  const config = values('Environment')
+    .map((v) => /^CONFIG_PATH=(.*)$/.exec(v)?.[1])
+    .find(Boolean);
+  assert.ok(config, 'the unit sets CONFIG_PATH');
+  assert.deepEqual(values('DynamicUser'), ['yes']);
+  const state = values('StateDirectory');
+  assert.equal(state.length, 1, 'StateDirectory= is set once');
+  assert.equal(dirname(config), `/var/lib/${state[0]}`);
+  assert.ok(
+    !values('Environment').some((v) => v.startsWith('EQUALIZER_CONFIG_PATH=')),
+    'equalizers.yaml stays beside config.yaml',
+  );
+});
+
+test('the unit shown on the install page is the one shipped', () => {
+  const page = readFileSync(
+    fileURLToPath(new URL('../../content/docs/install-tributary.mdx', import.meta.url)),
+    'utf8',
+  );
+  const shown = [...page.matchAll(/```ini\n([\s\S]*?)```/g)]
+    .map((m) => m[1]!)
+    .find((block) => block.includes('ExecStart='));
+  assert.ok(shown, 'the page shows the unit');
+  const settings = (text: string) =>
+    text.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
+  assert.deepEqual(settings(shown), settings(unit));
 });
