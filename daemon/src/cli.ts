@@ -16,7 +16,7 @@ interface CommandEntry {
 const commands: readonly CommandEntry[] = [
   {
     name: 'serve',
-    summary: 'Run the daemon (HTTPS API and configuration store)',
+    summary: 'Run the daemon (HTTPS API, configuration store, audio engine)',
     load: () => import('./commands/serve.js'),
   },
   {

@@ -20,13 +20,13 @@ const features = [
   },
   {
     title: 'Web Interface',
-    text: 'An HTTP API for everything, documented from the same schemas that validate it. The dashboard with visual routing and media controls is being built.',
+    text: 'An HTTP API for everything, documented from the same schemas that validate it. The dashboard with visual routing and media controls is planned.',
   },
 ];
 
 const enthusiasts = [
   'Whole-house audio from one PC, with each room at its own volume and delay',
-  'Old speakers back on the network with a Raspberry Pi or an ESP32-S3 and a DAC',
+  'Old speakers back on the network with a Raspberry Pi and a DAC (ESP32-S3 firmware planned)',
   'Listen in the browser over WebRTC or as an MP3 stream (planned)',
   'Play, pause and skip on the source computer from the API or Home Assistant',
 ];
@@ -39,11 +39,15 @@ const professionals = [
 ];
 
 const platforms: LinkCard[] = [
-  { title: 'Windows', text: 'Scream sender and receiver; desktop app', href: '/docs/windows-app/' },
+  {
+    title: 'Windows',
+    text: 'Scream sender and receiver; desktop app planned',
+    href: '/docs/windows-app/',
+  },
   { title: 'Linux', text: 'Server and receiver', href: '/docs/linux-receiver/' },
   { title: 'Raspberry Pi', text: 'Sender or receiver', href: '/docs/raspberry-pi/' },
   { title: 'ESP32', text: 'ESP32-S3 transceiver', href: '/docs/esp32/', notBuilt: true },
-  { title: 'Docker', text: 'Server and audio sources', href: '/docs/docker/' },
+  { title: 'Docker', text: 'Audio source containers; server image planned', href: '/docs/docker/' },
   {
     title: 'Android',
     text: 'Background receiver',

@@ -100,7 +100,7 @@ export default function DownloadsPage() {
         <NotBuilt>
           <p>
             The npm package is not published yet: until the first release, install from source
-            (below). The dashboard then answers on port 8080.
+            (below). The server&apos;s API then answers on <code>https://SERVER_IP:8443/</code>.
           </p>
         </NotBuilt>
       </section>
@@ -109,8 +109,8 @@ export default function DownloadsPage() {
         <h2 id="server">Server</h2>
         <Cards>
           <Card title="npm (recommended)" href="/docs/install-tributary/">
-            <span className="badge">Recommended</span> The <code>tributary</code> command from the
-            npm registry, run as a systemd service.
+            <span className="badge">Recommended</span> <NotBuiltBadge /> The <code>tributary</code>{' '}
+            command from the npm registry, run as a systemd service.
           </Card>
           <Card title="Docker" href="/docs/docker/">
             <NotBuiltBadge /> The server in a container with host networking, so multicast, mDNS and
@@ -152,10 +152,18 @@ export default function DownloadsPage() {
       <section className="section" aria-labelledby="quick-start">
         <h2 id="quick-start">Quick start</h2>
         <ol>
-          <li>Install and start the server (above); open its dashboard in a browser.</li>
+          <li>
+            Install and start the server (above); check that{' '}
+            <code>https://SERVER_IP:8443/api/health</code> answers.
+          </li>
           <li>Add a sink for each receiver: its IP address and port (4010 by default).</li>
-          <li>Add a source for each sender, or let mDNS and SAP discover them.</li>
-          <li>Add a route from a source to a sink, then adjust volume, equalizer and delay.</li>
+          <li>
+            Add a source for each sender, by its IP address (discovery by mDNS and SAP is planned).
+          </li>
+          <li>
+            Add a route from a source to a sink through the API, then adjust volume, equalizer and
+            delay. The web dashboard is planned.
+          </li>
         </ol>
         <p>
           The <Link href="/docs/">documentation</Link> covers each step, configuration and
