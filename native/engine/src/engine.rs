@@ -20,6 +20,7 @@ use crate::sink::{layout_for, SinkRt};
 use crate::source::SourceSlot;
 use crate::stats::{unpack_format, EngineCounters, SinkCounters, SourceCounters};
 use crate::tap::{Tap, TapKey};
+use crate::timeline::Timeline;
 use std::collections::{HashMap, HashSet};
 use std::io;
 use std::net::UdpSocket;
@@ -31,6 +32,9 @@ use std::time::{Duration, Instant};
 
 /// Datagrams queued between the receivers and the engine thread.
 const QUEUE_SLOTS: usize = 2048;
+/// Largest source buffer the engine thread copies into a bigger one when a longer delay needs
+/// it (16 MB: about 3 ms); larger buffers are rebuilt (that source restarts with a prebuffer).
+const MAX_GROW_COPY_BYTES: f64 = 16e6;
 
 /// What the engine thread is told.
 pub(crate) enum Command {
@@ -59,6 +63,8 @@ pub(crate) struct Plan {
     /// Source ids in table order; ids not in `new_sources` are taken from the current table.
     pub sources: Vec<String>,
     pub new_sources: Vec<SourceSlot>,
+    /// Bigger buffers for kept sources a longer delay needs: (id, seconds, ring to take over).
+    pub grown: Vec<(String, f64, Timeline)>,
     /// Tap keys in table order; keys not in `new_taps` are taken from the current table.
     pub taps: Vec<TapKey>,
     pub new_taps: Vec<Tap>,
@@ -280,29 +286,33 @@ impl Engine {
             .map(|p| (p.source_id.as_str(), p))
             .collect();
         let mut new_sources = Vec::new();
+        let mut grown = Vec::new();
         let mut rebuilt: HashSet<String> = HashSet::new();
         let mut capacity = HashMap::new();
         for id in &order {
             let (spec, max_delay) = specs[id.as_str()];
             let needed = SourceSlot::capacity_for(max_delay);
-            let keep = match (old_specs.get(id.as_str()), self.source_capacity.get(id)) {
-                (Some(old), Some(&cap)) => {
-                    old.ip == spec.ip && old.tag == spec.tag && old.rtp == spec.rtp && cap >= needed
+            let same = old_specs
+                .get(id.as_str())
+                .is_some_and(|old| same_matching(old, spec));
+            if let (true, Some(&cap)) = (same, self.source_capacity.get(id)) {
+                if needed <= cap {
+                    capacity.insert(id.clone(), cap);
+                    continue;
                 }
-                _ => false,
-            };
-            if keep {
-                capacity.insert(id.clone(), self.source_capacity[id]);
-                continue;
+                // A longer delay than the buffer holds: a bigger one takes over what it holds,
+                // so its paths play on.
+                let (rate, channels) = self.source_format(spec);
+                let held = cap * f64::from(rate) * channels as f64 * 4.0;
+                if held <= MAX_GROW_COPY_BYTES {
+                    let frames = (needed * f64::from(rate)).ceil() as usize;
+                    grown.push((id.clone(), needed, Timeline::new(channels, frames)));
+                    capacity.insert(id.clone(), needed);
+                    continue;
+                }
             }
             let counters = match self.source_counters.get(id) {
-                Some((_, c))
-                    if old_specs.get(id.as_str()).is_some_and(|o| {
-                        o.ip == spec.ip && o.tag == spec.tag && o.rtp == spec.rtp
-                    }) =>
-                {
-                    c.clone()
-                }
+                Some((_, c)) if same => c.clone(),
                 _ => Arc::new(SourceCounters::default()),
             };
             let slot = SourceSlot::new(spec, max_delay, self.options.jitter, counters);
@@ -350,12 +360,14 @@ impl Engine {
             sinks: Vec::with_capacity(sinks.len()),
             retired: Retired {
                 paths: Vec::with_capacity(old_paths),
+                timelines: Vec::with_capacity(grown.len()),
                 ..Retired::default()
             },
         };
         let plan = Plan {
             sources: order,
             new_sources,
+            grown,
             taps: tap_keys.clone(),
             new_taps,
             sinks,
@@ -654,6 +666,11 @@ fn same_output(a: &SinkSpec, b: &SinkSpec) -> bool {
         && a.channels == b.channels
         && a.layout == b.layout
         && a.normalize == b.normalize
+}
+
+/// Whether two paths' sources are matched to streams the same way.
+fn same_matching(a: &PathSpec, b: &PathSpec) -> bool {
+    a.ip == b.ip && a.tag == b.tag && a.rtp == b.rtp
 }
 
 fn hash(s: &str) -> u64 {

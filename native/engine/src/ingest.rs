@@ -41,6 +41,8 @@ pub struct Unknown {
 #[derive(Default)]
 pub struct Retired {
     pub sources: Vec<SourceSlot>,
+    /// Source buffers a bigger one took over from.
+    pub timelines: Vec<crate::timeline::Timeline>,
     pub taps: Vec<Tap>,
     pub sinks: Vec<SinkRt>,
     pub paths: Vec<crate::path::PathRt>,
@@ -49,6 +51,7 @@ pub struct Retired {
 impl Retired {
     fn is_empty(&self) -> bool {
         self.sources.is_empty()
+            && self.timelines.is_empty()
             && self.taps.is_empty()
             && self.sinks.is_empty()
             && self.paths.is_empty()
@@ -169,6 +172,7 @@ impl Core {
         let Plan {
             sources,
             new_sources,
+            grown,
             taps,
             new_taps,
             sinks,
@@ -184,6 +188,15 @@ impl Core {
             &mut self.sources,
             |s, id| &s.id == id,
         );
+        for (id, capacity_s, mut bigger) in grown {
+            if let Some(slot) = self.sources.iter_mut().find(|s| s.id == id) {
+                if bigger.take_over(&slot.buffer.timeline) {
+                    std::mem::swap(&mut slot.buffer.timeline, &mut bigger);
+                    slot.capacity_s = capacity_s;
+                }
+            }
+            retired.timelines.push(bigger);
+        }
         let old_taps = std::mem::replace(&mut self.taps, room.taps);
         retired.taps = in_order(&taps, new_taps, old_taps, &mut self.taps, |t, key| {
             &t.key == key

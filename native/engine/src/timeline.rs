@@ -73,6 +73,38 @@ impl Timeline {
         self.n_holes = 0;
     }
 
+    /// Takes over what `old` holds (audio, holes, write head), to grow a playing source's ring:
+    /// this ring must have the same channels and at least `old`'s capacity (else nothing
+    /// happens and it returns false). Positions `old` no longer held become a hole, so a reader
+    /// reaching real audio from there fades in.
+    pub fn take_over(&mut self, old: &Timeline) -> bool {
+        if old.channels != self.channels || old.capacity > self.capacity {
+            return false;
+        }
+        let c = self.channels;
+        let (start, head) = (old.oldest(), old.write_head);
+        let mut pos = start;
+        while pos < head {
+            let from = (pos % old.capacity) as usize;
+            let to = (pos % self.capacity) as usize;
+            let run = (head - pos)
+                .min(old.capacity - from as u64)
+                .min(self.capacity - to as u64) as usize;
+            self.data[to * c..(to + run) * c]
+                .copy_from_slice(&old.data[from * c..(from + run) * c]);
+            pos += run as u64;
+        }
+        self.write_head = head;
+        self.n_holes = 0;
+        for &(s, e) in &old.holes[..old.n_holes] {
+            self.insert_hole(s, e);
+        }
+        if self.oldest() < start {
+            self.add_hole(self.oldest(), start);
+        }
+        true
+    }
+
     /// Copies `frames` (interleaved, whole frames) to absolute `position`.
     pub fn write(&mut self, position: u64, frames: &[f32]) -> WriteOutcome {
         let n = (frames.len() / self.channels) as u64;
@@ -302,6 +334,35 @@ mod tests {
                 assert!(p % 20 < 10 || one[0] == 0.0, "stale at {p}");
             }
         }
+    }
+
+    #[test]
+    fn a_larger_ring_takes_over_audio_and_holes() {
+        let mut old = Timeline::new(2, 100);
+        for i in 0..10 {
+            if i != 7 {
+                old.write(i * 30, &frames(i * 30, 30));
+            }
+        }
+        let mut big = Timeline::new(2, 1000);
+        assert!(
+            !Timeline::new(1, 1000).take_over(&old),
+            "channels must match"
+        );
+        assert!(!Timeline::new(2, 50).take_over(&old), "never smaller");
+        assert!(big.take_over(&old));
+        assert_eq!(big.write_head(), 300);
+        let mut f = [0.0; 2];
+        for p in 0..300 {
+            let expect = (200..300).contains(&p) && !(210..240).contains(&p);
+            assert_eq!(big.read_frame(p, &mut f), expect, "frame {p}");
+            if expect {
+                assert_eq!(f, [p as f32, -(p as f32)]);
+            }
+        }
+        // It keeps growing past the old capacity.
+        big.write(300, &frames(300, 500));
+        assert!(big.read_frame(250, &mut f) && f[0] == 250.0);
     }
 
     proptest! {

@@ -141,17 +141,15 @@ fn apply_changes_volume_and_adds_sinks_without_a_gap_on_the_unchanged_path() {
     let tone = std::thread::spawn(move || send_scream_tone(to, 3.0, [(500.0, 0.5), (500.0, 0.5)]));
     let collector = std::thread::spawn(move || collect(&rx, 3.2));
     std::thread::sleep(Duration::from_millis(1000));
-    // Halve the volume on sink a and add sink b: a keeps playing.
+    // Halve the volume on sink a and add sink b, playing the source 1.5 s later (more than its
+    // buffer held, so the buffer grows): a keeps playing.
     let mut changed = base.clone();
     changed.sinks[0].paths[0].volume = 0.5;
-    changed.sinks.push(sink(
-        "b",
-        p2,
-        SinkProtocol::Scream,
-        48_000,
-        16,
-        vec![path("pc", Some(LOCAL), None)],
-    ));
+    let mut later = path("pc", Some(LOCAL), None);
+    later.delay_ms = 1500.0;
+    changed
+        .sinks
+        .push(sink("b", p2, SinkProtocol::Scream, 48_000, 16, vec![later]));
     engine.apply(changed).unwrap();
     let second = collect(&rx2, 1.0);
     let packets = collector.join().unwrap();
