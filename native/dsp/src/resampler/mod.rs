@@ -16,6 +16,8 @@
 //! and shares them across channels, which is faster at equal quality (see the criterion bench
 //! `resampler`, which runs both).
 
+#[cfg(target_arch = "x86_64")]
+mod batched;
 mod filter;
 
 pub use filter::{PASS_EDGE, PHASES, STOPBAND_DB, STOP_EDGE};
@@ -270,6 +272,16 @@ impl Resampler {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `isa` is Avx2 or Avx512 only when the CPU reported AVX2 and FMA
             // (Isa::detect).
+            (Kernel::Fast, Isa::Avx2) if self.channels <= 2 => unsafe {
+                self.run_batched_avx2(output, out_offset)
+            },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `isa` is Avx512 only when the CPU reported AVX-512F/VL too.
+            (Kernel::Fast, Isa::Avx512) if self.channels <= 2 => unsafe {
+                self.run_batched_avx512(output, out_offset)
+            },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
             (Kernel::Fast, Isa::Avx2 | Isa::Avx512) => unsafe {
                 self.run_fast_avx2(output, out_offset)
             },
@@ -329,7 +341,7 @@ impl Resampler {
     ) -> usize {
         use std::arch::x86_64::*;
         let taps = self.table.taps;
-        debug_assert!(taps % 8 == 0 && self.channels == C);
+        debug_assert!(taps.is_multiple_of(8) && self.channels == C);
         let out_cap = output.capacity();
         let mut n = 0;
         while let Some((start, phase, w)) = self.next_tap(out_offset + n, out_cap) {
