@@ -1,10 +1,17 @@
 #!/usr/bin/env node
-// The audio engine's end-to-end benchmark (issue 4): N Scream senders -> engine -> M sinks on
-// loopback (native/engine/benches/loopback.rs): added latency p50/p99, send-cadence jitter p99,
-// engine CPU, underruns. Reference in the same run: the send cadence of a GStreamer live RTP
-// pipeline (audiotestsrc is-live ! rtpL16pay ptime 6 ms ! udpsink), printed as a ratio; its
-// threads run at normal priority, the engine's at real-time priority when permitted.
-// BENCH_ENGINE_SECONDS=N sets the load phase length (default 20); BENCH_SOAK=1 runs 10 minutes.
+// The audio engine's benchmark (issue 4), for two topologies of 32 Scream sources x 16 Scream
+// sinks, 48 kHz stereo 16-bit, volume and a different non-flat 18-band EQ on every path:
+//   - 64 paths: each sink mixes 4 sources;
+//   - 512 paths: every source on every sink (all to all).
+// For each, end to end on loopback (native/engine/benches/loopback.rs): send-cadence jitter p99,
+// engine CPU (its threads' CPU time) as % of one core and per path, underruns; added latency
+// p50/p99 (one source -> one sink, default buffer) is measured once. Then the render cost alone
+// (native/engine/benches/graph.rs: the same graph on a simulated clock, no network, no sleeping),
+// which a busy machine disturbs much less. Reference in the same run: the send cadence of a
+// GStreamer live RTP pipeline (audiotestsrc is-live ! rtpL16pay ptime 6 ms ! udpsink), printed as
+// a ratio; its threads run at normal priority, the engine's at real-time priority when permitted.
+// BENCH_ENGINE_SECONDS=N sets the load phase length (default 20); BENCH_SOAK=1 runs 10 minutes
+// per topology; BENCH_ENGINE_PATHS=512 (or 64) runs one topology only.
 import { spawn, spawnSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { cpus, loadavg } from 'node:os';
@@ -12,10 +19,44 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const seconds = process.env.BENCH_SOAK ? 600 : Number(process.env.BENCH_ENGINE_SECONDS ?? 20);
+const topologies = [
+  { paths: 64, label: '64 paths (each sink mixes 4 sources)', perSink: 4 },
+  { paths: 512, label: '512 paths (every source on every sink)', perSink: 32 },
+].filter(
+  (t) => !process.env.BENCH_ENGINE_PATHS || String(t.paths) === process.env.BENCH_ENGINE_PATHS,
+);
+if (topologies.length === 0) {
+  console.error('BENCH_ENGINE_PATHS must be 64 or 512');
+  process.exit(2);
+}
 
 function percentile(values, p) {
   const v = [...values].sort((a, b) => a - b);
   return v.length ? v[Math.round((v.length - 1) * p)] : Number.NaN;
+}
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+/** Runs one engine bench binary through cargo and returns its JSON line. */
+function cargoBench(bench, args) {
+  const run = spawnSync(
+    'cargo',
+    ['bench', '-p', 'tributary-engine', '--bench', bench, '--', '--json', ...args],
+    { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  if (run.status !== 0) {
+    console.error(`cargo bench --bench ${bench} failed (${run.status})`);
+    process.exit(1);
+  }
+  const line = run.stdout.split('\n').find((l) => l.startsWith('{'));
+  if (!line) {
+    console.error(`no result from the ${bench} benchmark:\n${run.stdout}`);
+    process.exit(1);
+  }
+  return JSON.parse(line);
 }
 
 /** p99 of |interval - median| of a GStreamer live L16 RTP sender, over `secs` seconds. */
@@ -61,69 +102,64 @@ async function gstreamerCadence(secs) {
   return { p99: percentile(jitter, 0.99), packets: times.length };
 }
 
-console.log(
-  `machine: ${cpus()[0]?.model ?? 'unknown'} x${cpus().length}, load average ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')} (figures are noisy when other work runs)`,
-);
-const run = spawnSync(
-  'cargo',
-  [
-    'bench',
-    '-p',
-    'tributary-engine',
-    '--bench',
-    'loopback',
-    '--',
-    '--json',
-    '--seconds',
-    String(seconds),
-  ],
-  { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-);
-if (run.status !== 0) {
-  console.error(`cargo bench failed (${run.status})`);
-  process.exit(1);
-}
-const line = run.stdout.split('\n').find((l) => l.startsWith('{'));
-if (!line) {
-  console.error(`no result from the benchmark:\n${run.stdout}`);
-  process.exit(1);
-}
-const r = JSON.parse(line);
-const reference = await gstreamerCadence(Math.min(seconds, 10));
 const verdict = (ok) => (ok ? 'meets target' : 'MISSES target');
 
-console.log(`topology: ${r.sources} Scream sources x ${r.sinks} Scream sinks, ${r.paths} paths`);
 console.log(
-  `  (each sink mixes ${r.paths / r.sinks} sources; 18-band EQ and volume on every path;`,
-);
-console.log('   48 kHz stereo 16-bit in and out; senders on 127.0.0.10+, sinks on 127.0.0.1)');
-console.log(
-  `added latency (1 source -> 1 sink, default buffer): p50 ${r.latency_ms_p50.toFixed(1)} ms, ` +
-    `p99 ${r.latency_ms_p99.toFixed(1)} ms over ${r.latency_samples} markers ` +
-    `[target p99 <= 25 ms: ${verdict(r.latency_ms_p99 <= 25)}]`,
-);
-const ratio = reference
-  ? ` (GStreamer live RTP sender, normal priority: ${reference.p99.toFixed(3)} ms; ours/gst ${(
-      r.cadence_jitter_ms_p99 / reference.p99
-    ).toFixed(2)})`
-  : ' (GStreamer reference unavailable)';
-console.log(
-  `send-cadence jitter p99: ${r.cadence_jitter_ms_p99.toFixed(3)} ms over ${r.packets_out} ` +
-    `packets${ratio} [target <= 1 ms: ${verdict(r.cadence_jitter_ms_p99 <= 1)}]`,
+  `machine: ${cpus()[0]?.model ?? 'unknown'} x${cpus().length}, load average ${load()} ` +
+    '(figures are noisy when other work runs)',
 );
 console.log(
-  `engine CPU: ${r.cpu_percent_of_one_core.toFixed(1)} % of one core, ` +
-    `${r.cpu_percent_per_path.toFixed(3)} % per path, over ${r.seconds} s ` +
-    `[target < 50 %: ${verdict(r.cpu_percent_of_one_core < 50)}]`,
+  '32 Scream sources x 16 Scream sinks, 48 kHz stereo 16-bit in and out, volume and a different',
 );
-console.log(
-  `underruns: ${r.underruns}, receive-queue overflows: ${r.queue_overflows} ` +
-    `[target 0: ${verdict(r.underruns === 0 && r.queue_overflows === 0)}]; ` +
-    `engine ticks late by at most ${r.engine_max_late_ms.toFixed(1)} ms` +
-    (r.sender_stalls
-      ? ` (the benchmark's own senders stalled > 18 ms ${r.sender_stalls} times; each stall ` +
-        'empties every path, so up to one underrun per path per stall is theirs)'
-      : ''),
-);
+console.log('non-flat 18-band EQ on every path; senders on 127.0.0.10+, sinks on 127.0.0.1');
+const results = [];
+for (const [n, t] of topologies.entries()) {
+  // The latency phase (one source -> one sink) does not depend on the topology: once.
+  const latency = n === 0 ? [] : ['--latency-seconds', '0'];
+  const loopback = cargoBench('loopback', [
+    '--per-sink',
+    String(t.perSink),
+    '--seconds',
+    String(seconds),
+    ...latency,
+  ]);
+  const render = cargoBench('graph', ['--per-sink', String(t.perSink), '--seconds', '20']);
+  results.push({ t, loopback, render, load: load() });
+}
+const reference = await gstreamerCadence(Math.min(seconds, 10));
+
+for (const { t, loopback: r, render, load: after } of results) {
+  console.log(`\n${t.label}, ${r.seconds} s (load average after: ${after})`);
+  if (r.latency_ms_p50 !== null) {
+    console.log(
+      `  added latency (1 source -> 1 sink, default buffer): p50 ${r.latency_ms_p50.toFixed(1)} ms, ` +
+        `p99 ${r.latency_ms_p99.toFixed(1)} ms over ${r.latency_samples} markers ` +
+        `[target p99 <= 25 ms: ${verdict(r.latency_ms_p99 <= 25)}]`,
+    );
+  }
+  const ratio = reference
+    ? ` (GStreamer live RTP sender, normal priority: ${reference.p99.toFixed(3)} ms; ours/gst ${(
+        r.cadence_jitter_ms_p99 / reference.p99
+      ).toFixed(2)})`
+    : ' (GStreamer reference unavailable)';
+  console.log(
+    `  send-cadence jitter p99: ${r.cadence_jitter_ms_p99.toFixed(3)} ms over ${r.packets_out} ` +
+      `packets${ratio} [target <= 1 ms: ${verdict(r.cadence_jitter_ms_p99 <= 1)}]`,
+  );
+  console.log(
+    `  engine CPU: ${r.cpu_percent_of_one_core.toFixed(1)} % of one core, ` +
+      `${r.cpu_percent_per_path.toFixed(3)} % per path ` +
+      `[target < 50 %: ${verdict(r.cpu_percent_of_one_core < 50)}]; ` +
+      `render alone (no network): ${render.cpu_percent_of_one_core.toFixed(1)} %, ` +
+      `${render.cpu_percent_per_path.toFixed(4)} % per path`,
+  );
+  console.log(
+    `  underruns: ${r.underruns}, receive-queue overflows: ${r.queue_overflows} ` +
+      `[target 0: ${verdict(r.underruns === 0 && r.queue_overflows === 0)}]; ` +
+      `engine ticks late by at most ${r.engine_max_late_ms.toFixed(1)} ms` +
+      (r.sender_stalls
+        ? ` (the benchmark's own senders stalled > 18 ms ${r.sender_stalls} times; each stall ` +
+          'empties every path, so up to one underrun per path per stall is theirs)'
+        : ''),
+  );
+}

@@ -1,99 +1,35 @@
 //! End-to-end benchmark on loopback: N Scream senders -> engine -> M Scream sinks.
 //!
 //! `cargo bench -p tributary-engine --bench loopback -- [--sources 32] [--sinks 16]
-//! [--per-sink 4] [--seconds 20] [--json]` (`--seconds 600` is the 10-minute soak).
+//! [--per-sink 4] [--seconds 20] [--eq distinct|same|flat] [--latency-seconds N] [--json]`
+//! (`--seconds 600` is the 10-minute soak; `--per-sink 32` puts every source on every sink).
 //!
-//! Topology: source `i` (sender address 127.0.0.(10+i)) plays on sinks `i % M` and
-//! `(i + 1) % M`, ... (`per-sink x M / N` sinks each) so every sink mixes `per-sink` sources; every
-//! path has a non-flat 18-band EQ and volume 0.8; all streams are 48 kHz stereo 16-bit, the
-//! sinks too (no resampling beyond drift correction). Reports:
+//! Topology: source `i` (sender address 127.0.0.(10+i)) plays on the sinks whose window of
+//! `per-sink` consecutive sources covers it (`common::Args::sources_of`), so every sink mixes
+//! `per-sink` sources; every path has volume 0.8 and a non-flat 18-band EQ, by default a
+//! different curve per path (`--eq same`: one curve for all); all streams are 48 kHz stereo
+//! 16-bit, the sinks too (no resampling beyond drift correction). Reports:
 //! - added latency: from sending the input packet that carries a marker to receiving the
 //!   output packet that carries it (phase 1: one source, one sink, the default low-latency
-//!   buffer), p50/p99;
+//!   buffer), p50/p99; `--latency-seconds 0` skips it;
 //! - send-cadence jitter: |interval - nominal| of every sink's packets, p99 (phase 2, full load);
 //! - engine CPU (its own threads' CPU time) as % of one core, and per path;
 //! - underruns and sender queue overflows.
 
+mod common;
+
+use common::{args, path, sink, Args};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tributary_dsp::ChannelLayout;
 use tributary_engine::config::EQ_BANDS;
 use tributary_engine::scream::{self, ScreamFormat};
-use tributary_engine::{DesiredState, Engine, EngineOptions, PathSpec, SinkProtocol, SinkSpec};
+use tributary_engine::{DesiredState, Engine, EngineOptions};
 
 const LOCAL: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
 const FRAMES: usize = scream::PAYLOAD_LEN / 4;
 const PERIOD: Duration = Duration::from_micros(6000);
-
-struct Args {
-    sources: usize,
-    sinks: usize,
-    per_sink: usize,
-    seconds: f64,
-    json: bool,
-}
-
-fn args() -> Args {
-    let mut a = Args {
-        sources: 32,
-        sinks: 16,
-        per_sink: 4,
-        seconds: 20.0,
-        json: false,
-    };
-    let argv: Vec<String> = std::env::args().collect();
-    let mut i = 1;
-    while i < argv.len() {
-        let next = || {
-            argv.get(i + 1)
-                .and_then(|v| v.parse::<f64>().ok())
-                .unwrap_or(0.0)
-        };
-        match argv[i].as_str() {
-            "--sources" => a.sources = next() as usize,
-            "--sinks" => a.sinks = next() as usize,
-            "--per-sink" => a.per_sink = next() as usize,
-            "--seconds" => a.seconds = next(),
-            "--json" => {
-                a.json = true;
-                i -= 1;
-            }
-            _ => {
-                i -= 1;
-            }
-        }
-        i += 2;
-    }
-    a.sources = a.sources.clamp(1, 200);
-    a.sinks = a.sinks.clamp(1, 64);
-    a.per_sink = a.per_sink.clamp(1, a.sources);
-    a
-}
-
-fn path(i: usize) -> PathSpec {
-    let mut eq = [1.0f32; EQ_BANDS];
-    for (b, g) in eq.iter_mut().enumerate() {
-        *g = if b % 3 == 0 {
-            1.4
-        } else if b % 3 == 1 {
-            0.7
-        } else {
-            1.0
-        };
-    }
-    PathSpec {
-        source_id: format!("src{i}"),
-        source_name: format!("src{i}"),
-        ip: Some(source_ip(i)),
-        tag: None,
-        rtp: None,
-        volume: 0.8,
-        eq,
-        delay_ms: 0.0,
-    }
-}
 
 fn source_ip(i: usize) -> IpAddr {
     IpAddr::V4(Ipv4Addr::new(
@@ -104,20 +40,16 @@ fn source_ip(i: usize) -> IpAddr {
     ))
 }
 
-fn sink(j: usize, port: u16, paths: Vec<PathSpec>) -> SinkSpec {
-    SinkSpec {
-        id: format!("sink{j}"),
-        name: format!("sink{j}"),
-        ip: Some(LOCAL),
-        port,
-        protocol: SinkProtocol::Scream,
-        sample_rate: 48_000,
-        bit_depth: 16,
-        channels: 2,
-        layout: ChannelLayout::STEREO,
-        normalize: false,
-        paths,
-    }
+/// An engine listening for Scream on an ephemeral loopback port.
+fn start_engine() -> Engine {
+    Engine::start(EngineOptions {
+        bind: LOCAL,
+        scream_ports: vec![0],
+        tagged_port: None,
+        rtp_ports: vec![],
+        ..EngineOptions::default()
+    })
+    .expect("engine")
 }
 
 fn percentile(v: &mut [f64], p: f64) -> f64 {
@@ -152,23 +84,14 @@ fn packet(k: u64, marker: bool, out: &mut [u8; 1200]) -> usize {
 
 /// Phase 1: one source to one sink with markers every 100 ms; returns latencies in ms.
 fn latency_phase(seconds: f64) -> Vec<f64> {
-    let mut engine = Engine::start(EngineOptions {
-        bind: LOCAL,
-        scream_ports: vec![0],
-        tagged_port: None,
-        rtp_ports: vec![],
-        ..EngineOptions::default()
-    })
-    .expect("engine");
+    let mut engine = start_engine();
     let rx = UdpSocket::bind((LOCAL, 0)).unwrap();
     let port = rx.local_addr().unwrap().port();
-    let mut p = path(0);
-    p.ip = Some(LOCAL);
-    p.eq = [1.0; EQ_BANDS];
+    let mut p = path(0, Some(LOCAL), [1.0; EQ_BANDS]);
     p.volume = 1.0;
     engine
         .apply(DesiredState {
-            sinks: vec![sink(0, port, vec![p])],
+            sinks: vec![sink(0, Some(LOCAL), port, vec![p])],
         })
         .unwrap();
     let to = SocketAddr::new(LOCAL, engine.ports().scream[0]);
@@ -246,25 +169,17 @@ struct LoadResult {
 
 /// Phase 2: the full topology; returns cadence jitter samples and CPU.
 fn load_phase(a: &Args) -> LoadResult {
-    let mut engine = Engine::start(EngineOptions {
-        bind: LOCAL,
-        scream_ports: vec![0],
-        tagged_port: None,
-        rtp_ports: vec![],
-        ..EngineOptions::default()
-    })
-    .expect("engine");
+    let mut engine = start_engine();
     let receivers: Vec<UdpSocket> = (0..a.sinks)
         .map(|_| UdpSocket::bind((LOCAL, 0)).unwrap())
         .collect();
     let mut sinks = Vec::new();
-    let mut paths = 0;
     for (j, r) in receivers.iter().enumerate() {
-        let ps: Vec<PathSpec> = (0..a.per_sink)
-            .map(|k| path((j * a.per_sink + k) % a.sources))
+        let ps = a
+            .sources_of(j)
+            .map(|i| path(i, Some(source_ip(i)), a.eq_for(i, j)))
             .collect();
-        paths += ps.len();
-        sinks.push(sink(j, r.local_addr().unwrap().port(), ps));
+        sinks.push(sink(j, Some(LOCAL), r.local_addr().unwrap().port(), ps));
     }
     engine.apply(DesiredState { sinks }).unwrap();
     let to = SocketAddr::new(LOCAL, engine.ports().scream[0]);
@@ -347,7 +262,7 @@ fn load_phase(a: &Args) -> LoadResult {
     LoadResult {
         cadence_jitter_ms: jitter,
         cpu_percent: (stats.cpu_s - cpu0) / elapsed * 100.0,
-        paths,
+        paths: a.paths(),
         underruns: stats.sinks.iter().map(|s| s.underruns).sum::<u64>() - underruns0,
         sender_stalls: sender_stalls.load(Ordering::Relaxed) - stalls0,
         max_late_ms: stats
@@ -362,23 +277,39 @@ fn load_phase(a: &Args) -> LoadResult {
 
 fn main() {
     let a = args();
-    let mut lat = latency_phase((a.seconds / 2.0).clamp(4.0, 30.0));
+    let latency_seconds = a
+        .latency_seconds
+        .unwrap_or((a.seconds / 2.0).clamp(4.0, 30.0));
+    let mut lat = if latency_seconds > 0.0 {
+        latency_phase(latency_seconds)
+    } else {
+        Vec::new()
+    };
     let mut load = load_phase(&a);
     let (l50, l99) = (percentile(&mut lat, 0.5), percentile(&mut lat, 0.99));
     let j99 = percentile(&mut load.cadence_jitter_ms, 0.99);
     let per_path = load.cpu_percent / load.paths as f64;
     if a.json {
+        let ms = |v: f64| {
+            if v.is_finite() {
+                format!("{v:.2}")
+            } else {
+                "null".into()
+            }
+        };
         println!(
-            "{{\"sources\":{},\"sinks\":{},\"paths\":{},\"seconds\":{},\"latency_ms_p50\":{l50:.2},\"latency_ms_p99\":{l99:.2},\"latency_samples\":{},\"cadence_jitter_ms_p99\":{j99:.3},\"cpu_percent_of_one_core\":{:.1},\"cpu_percent_per_path\":{per_path:.3},\"underruns\":{},\"sender_stalls\":{},\"engine_max_late_ms\":{:.2},\"queue_overflows\":{},\"packets_out\":{}}}",
-            a.sources, a.sinks, load.paths, a.seconds, lat.len(), load.cpu_percent, load.underruns, load.sender_stalls, load.max_late_ms, load.overflows, load.packets_out
+            "{{\"sources\":{},\"sinks\":{},\"paths\":{},\"eq\":\"{}\",\"seconds\":{},\"latency_ms_p50\":{},\"latency_ms_p99\":{},\"latency_samples\":{},\"cadence_jitter_ms_p99\":{j99:.3},\"cpu_percent_of_one_core\":{:.1},\"cpu_percent_per_path\":{per_path:.3},\"underruns\":{},\"sender_stalls\":{},\"engine_max_late_ms\":{:.2},\"queue_overflows\":{},\"packets_out\":{}}}",
+            a.sources, a.sinks, load.paths, a.eq.name(), a.seconds, ms(l50), ms(l99), lat.len(), load.cpu_percent, load.underruns, load.sender_stalls, load.max_late_ms, load.overflows, load.packets_out
         );
         return;
     }
     println!("engine end-to-end on loopback (48 kHz stereo s16 Scream in and out)");
-    println!("  latency (1 source -> 1 sink, default low-latency buffer, {} markers): p50 {l50:.1} ms, p99 {l99:.1} ms (target p99 <= 25 ms)", lat.len());
+    if !lat.is_empty() {
+        println!("  latency (1 source -> 1 sink, default low-latency buffer, {} markers): p50 {l50:.1} ms, p99 {l99:.1} ms (target p99 <= 25 ms)", lat.len());
+    }
     println!(
-        "  load: {} sources x {} sinks, {} paths ({} sources mixed per sink), 18-band EQ on every path, {:.0} s",
-        a.sources, a.sinks, load.paths, a.per_sink, a.seconds
+        "  load: {} sources x {} sinks, {} paths ({} sources mixed per sink), 18-band EQ ({}) on every path, {:.0} s",
+        a.sources, a.sinks, load.paths, a.per_sink, a.eq.name(), a.seconds
     );
     println!(
         "  send-cadence jitter p99: {j99:.3} ms over {} packets (target <= 1 ms)",
@@ -389,7 +320,7 @@ fn main() {
         load.cpu_percent
     );
     println!(
-        "  underruns: {}, receive-queue overflows: {}",
-        load.underruns, load.overflows
+        "  underruns: {}, receive-queue overflows: {}, engine late by at most {:.1} ms",
+        load.underruns, load.overflows, load.max_late_ms
     );
 }
