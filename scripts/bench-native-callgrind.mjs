@@ -8,19 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-
-function sh(cmd, args, opts = {}) {
-  const res = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', ...opts });
-  if (res.status !== 0) {
-    throw new Error(
-      `${cmd} ${args.join(' ')} failed (${res.status}):\n${res.stderr || res.stdout}`,
-    );
-  }
-  return res;
-}
+import { sh } from './bench-native-common.mjs';
 
 if (spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status !== 0) {
   console.error('valgrind is not installed (apt-get install valgrind)');

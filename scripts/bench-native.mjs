@@ -9,9 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { root, sh } from './bench-native-common.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 600);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const results = {
@@ -22,16 +21,6 @@ const results = {
 
 function step(what) {
   console.log(`\n--- ${what}`);
-}
-
-function sh(cmd, args, opts = {}) {
-  const res = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', ...opts });
-  if (res.status !== 0) {
-    throw new Error(
-      `${cmd} ${args.join(' ')} failed (${res.status}):\n${res.stderr || res.stdout}`,
-    );
-  }
-  return res;
 }
 
 // ---------------------------------------------------------------- part 1: criterion kernels

@@ -6,8 +6,11 @@
 //!
 //! `cargo bench -p tributary-dsp --bench instructions -- CASE` runs one case (`list` names them).
 
+mod common;
+
 use std::hint::black_box;
 
+use common::{all_bands, signal};
 use tributary_dsp::{
     decode_into, AudioBuffer, Chain, ChainConfig, Encoder, Equalizer, Resampler, SampleFormat,
 };
@@ -15,26 +18,10 @@ use tributary_dsp::{
 const BLOCK: usize = 1024;
 const SECOND: usize = 48_000;
 
-fn signal(channels: usize, frames: usize) -> AudioBuffer {
-    let planes: Vec<Vec<f32>> = (0..channels)
-        .map(|c| {
-            (0..frames)
-                .map(|n| 0.3 * ((n * (c + 3)) as f32 * 0.01).sin())
-                .collect()
-        })
-        .collect();
-    let refs: Vec<&[f32]> = planes.iter().map(|p| p.as_slice()).collect();
-    AudioBuffer::from_planes(&refs).unwrap()
-}
-
 fn pcm(frames: usize, channels: usize) -> Vec<u8> {
     (0..frames * channels)
         .flat_map(|i| ((((i * 7919) % 40_000) as i32 - 20_000) as i16).to_le_bytes())
         .collect()
-}
-
-fn all_bands() -> [f32; 18] {
-    std::array::from_fn(|b| if b % 2 == 0 { 1.6 } else { 0.6 })
 }
 
 /// The only function callgrind counts: `blocks` calls of `f`.

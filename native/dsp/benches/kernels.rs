@@ -1,8 +1,11 @@
 //! Criterion benches of the hot kernels. Buffers are made outside `iter`; throughput is in
 //! frames, so "elem/s" divided by the sample rate is the x-realtime factor on one core.
 
+mod common;
+
 use std::hint::black_box;
 
+use common::{all_bands, signal};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rubato::audioadapter_buffers::direct::SequentialSliceOfVecs;
 use rubato::{
@@ -17,60 +20,32 @@ use tributary_dsp::{
 
 const BLOCK: usize = 1024;
 
-fn signal(channels: usize, frames: usize) -> AudioBuffer {
-    let planes: Vec<Vec<f32>> = (0..channels)
-        .map(|c| {
-            (0..frames)
-                .map(|n| 0.3 * ((n * (c + 3)) as f32 * 0.01).sin())
-                .collect()
-        })
-        .collect();
-    let refs: Vec<&[f32]> = planes.iter().map(|p| p.as_slice()).collect();
-    AudioBuffer::from_planes(&refs).unwrap()
-}
-
-fn all_bands() -> [f32; 18] {
-    std::array::from_fn(|b| if b % 2 == 0 { 1.6 } else { 0.6 })
-}
-
 fn eq(c: &mut Criterion) {
     let mut g = c.benchmark_group("eq 18 bands (all active), 48 kHz");
     g.throughput(Throughput::Elements(BLOCK as u64));
     for channels in [1, 2, 6] {
         let input = signal(channels, BLOCK);
         let mut buf = input.clone();
-        let mut fast = Equalizer::new(48_000, channels, &all_bands()).unwrap();
-        g.bench_function(
-            BenchmarkId::new("pipelined", format!("{channels}ch")),
-            |b| {
+        let kernels = [
+            ("pipelined", Isa::detect(), false),
+            ("pipelined-sse2", Isa::Baseline, false),
+            ("scalar-reference", Isa::detect(), true),
+        ];
+        for (name, isa, reference) in kernels {
+            let mut eq = Equalizer::new(48_000, channels, &all_bands())
+                .unwrap()
+                .with_isa(isa);
+            g.bench_function(BenchmarkId::new(name, format!("{channels}ch")), |b| {
                 b.iter(|| {
                     buf.copy_from(&input).unwrap();
-                    fast.process(black_box(&mut buf)).unwrap();
+                    if reference {
+                        eq.process_reference(black_box(&mut buf)).unwrap();
+                    } else {
+                        eq.process(black_box(&mut buf)).unwrap();
+                    }
                 })
-            },
-        );
-        let mut baseline = Equalizer::new(48_000, channels, &all_bands())
-            .unwrap()
-            .with_isa(Isa::Baseline);
-        g.bench_function(
-            BenchmarkId::new("pipelined-sse2", format!("{channels}ch")),
-            |b| {
-                b.iter(|| {
-                    buf.copy_from(&input).unwrap();
-                    baseline.process(black_box(&mut buf)).unwrap();
-                })
-            },
-        );
-        let mut reference = Equalizer::new(48_000, channels, &all_bands()).unwrap();
-        g.bench_function(
-            BenchmarkId::new("scalar-reference", format!("{channels}ch")),
-            |b| {
-                b.iter(|| {
-                    buf.copy_from(&input).unwrap();
-                    reference.process_reference(black_box(&mut buf)).unwrap();
-                })
-            },
-        );
+            });
+        }
     }
     g.finish();
 }

@@ -2,7 +2,8 @@
 
 use napi::bindgen_prelude::{Buffer, Uint8ArraySlice, Unknown};
 use napi_derive::napi;
-use tributary_dsp::{Chain as DspChain, ChainConfig};
+use tributary_dsp::eq::BANDS;
+use tributary_dsp::{Chain as DspChain, ChainConfig, MixMatrix};
 
 use crate::convert::{bytes, eq_gains, finite, js_error, matrix, matrix_rows, pcm, stream_format};
 
@@ -53,6 +54,42 @@ pub struct ChainSettings {
     pub ratio_adjust: Option<f64>,
 }
 
+/// The settings `new` and `set` share, converted from JavaScript values and checked for what the
+/// binding can check (finite numbers, 18 gains, matrix shape); the DSP core checks the ranges.
+struct Live {
+    volume: Option<f32>,
+    eq: Option<[f32; BANDS]>,
+    delay_ms: Option<f64>,
+    /// `Some(None)`: an empty array, which `set` takes as the default matrix for the layouts
+    /// (`new` has no matrix to restore and refuses it).
+    matrix: Option<Option<MixMatrix>>,
+}
+
+impl Live {
+    fn parse(
+        volume: Option<f64>,
+        eq: Option<&[f64]>,
+        delay_ms: Option<f64>,
+        rows: Option<&[Vec<f64>]>,
+        empty_is_default: bool,
+    ) -> napi::Result<Live> {
+        Ok(Live {
+            volume: volume
+                .map(|v| finite("volume", v))
+                .transpose()?
+                .map(|v| v as f32),
+            eq: eq.map(eq_gains).transpose()?,
+            delay_ms: delay_ms.map(|d| finite("delayMs", d)).transpose()?,
+            matrix: rows
+                .map(|rows| {
+                    let default = empty_is_default && rows.is_empty();
+                    (!default).then(|| matrix(rows)).transpose()
+                })
+                .transpose()?,
+        })
+    }
+}
+
 /// A route's processing: input format -> matrix -> resample -> EQ -> volume -> delay ->
 /// normalisation -> output format. A neutral chain returns its input bytes unchanged.
 #[napi]
@@ -67,18 +104,23 @@ impl Chain {
         let input = stream_format("input", &options.input)?;
         let output = stream_format("output", &options.output)?;
         let mut cfg = ChainConfig::new(input, output);
-        if let Some(v) = options.volume {
-            cfg.volume = finite("volume", v)? as f32;
+        let live = Live::parse(
+            options.volume,
+            options.eq.as_deref(),
+            options.delay_ms,
+            options.matrix.as_deref(),
+            false,
+        )?;
+        if let Some(v) = live.volume {
+            cfg.volume = v;
         }
-        if let Some(eq) = &options.eq {
-            cfg.eq = eq_gains(eq)?;
+        if let Some(eq) = live.eq {
+            cfg.eq = eq;
         }
-        if let Some(d) = options.delay_ms {
-            cfg.delay_ms = finite("delayMs", d)?;
+        if let Some(d) = live.delay_ms {
+            cfg.delay_ms = d;
         }
-        if let Some(rows) = &options.matrix {
-            cfg.matrix = Some(matrix(rows)?);
-        }
+        cfg.matrix = live.matrix.flatten();
         cfg.normalize = options.normalize.unwrap_or(false);
         cfg.dither = options.dither.unwrap_or(true);
         cfg.drift_correction = options.drift_correction.unwrap_or(false);
@@ -132,25 +174,23 @@ impl Chain {
     /// invalid field.
     #[napi]
     pub fn set(&mut self, settings: ChainSettings) -> napi::Result<()> {
-        if let Some(v) = settings.volume {
-            self.inner
-                .set_volume(finite("volume", v)? as f32)
-                .map_err(js_error)?;
+        let live = Live::parse(
+            settings.volume,
+            settings.eq.as_deref(),
+            settings.delay_ms,
+            settings.matrix.as_deref(),
+            true,
+        )?;
+        if let Some(v) = live.volume {
+            self.inner.set_volume(v).map_err(js_error)?;
         }
-        if let Some(eq) = &settings.eq {
-            self.inner.set_eq(&eq_gains(eq)?).map_err(js_error)?;
+        if let Some(eq) = &live.eq {
+            self.inner.set_eq(eq).map_err(js_error)?;
         }
-        if let Some(d) = settings.delay_ms {
-            self.inner
-                .set_delay_ms(finite("delayMs", d)?)
-                .map_err(js_error)?;
+        if let Some(d) = live.delay_ms {
+            self.inner.set_delay_ms(d).map_err(js_error)?;
         }
-        if let Some(rows) = &settings.matrix {
-            let m = if rows.is_empty() {
-                None
-            } else {
-                Some(matrix(rows)?)
-            };
+        if let Some(m) = live.matrix {
             self.inner.set_matrix(m).map_err(js_error)?;
         }
         if let Some(on) = settings.normalize {

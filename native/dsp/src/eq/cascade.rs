@@ -19,6 +19,20 @@ use crate::simd::Isa;
 /// stores and padding to a multiple of 8.
 pub(crate) const LANES: usize = BANDS * MAX_CHANNELS + MAX_CHANNELS;
 
+/// The samples a kernel runs over: `channels` planes of `frames` samples, `cap` apart.
+pub(crate) struct Planes<'a> {
+    pub data: &'a mut [f32],
+    pub cap: usize,
+    pub channels: usize,
+    pub frames: usize,
+}
+
+/// The stages that run: coefficients, and the (s1, s2) of each stage and channel.
+pub(crate) struct Stages<'a> {
+    pub coefs: &'a [Coefs],
+    pub state: &'a mut [[(f32, f32); MAX_CHANNELS]],
+}
+
 /// One peaking-biquad step in transposed direct form II, rewritten with the identities of a
 /// peaking filter, `b1 = a1` and `b2 - a2 = 1 - b0 = d2`: with `e = x - y = d2 x - s1`,
 /// `s1' = a1 e + s2` and `s2' = a2 e + d2 x`, evaluated as `s1' = (a1 d2) x + s2 - a1 s1` and
@@ -36,22 +50,20 @@ fn tdf2(c: &Coefs, s1: &mut f32, s2: &mut f32, x: f32) -> f32 {
 }
 
 /// Scalar reference: stage after stage over the whole block, channel by channel.
-/// `stages[k]` are the coefficients, `state[k][c]` the (s1, s2) of stage k, channel c.
-pub(crate) fn run_reference(
-    stages: &[Coefs],
-    state: &mut [[(f32, f32); MAX_CHANNELS]],
-    data: &mut [f32],
-    cap: usize,
-    channels: usize,
-    frames: usize,
-) {
-    for (k, c) in stages.iter().enumerate() {
+pub(crate) fn run_reference(stages: Stages, block: Planes) {
+    let Planes {
+        data,
+        cap,
+        channels,
+        frames,
+    } = block;
+    for (k, c) in stages.coefs.iter().enumerate() {
         for ch in 0..channels {
-            let (mut s1, mut s2) = state[k][ch];
+            let (mut s1, mut s2) = stages.state[k][ch];
             for x in &mut data[ch * cap..ch * cap + frames] {
                 *x = tdf2(c, &mut s1, &mut s2, *x);
             }
-            state[k][ch] = (s1, s2);
+            stages.state[k][ch] = (s1, s2);
         }
     }
 }
@@ -94,58 +106,43 @@ impl Lanes {
 }
 
 /// The pipelined kernel; same contract as [`run_reference`].
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn run_pipelined(
-    isa: Isa,
-    lanes: &mut Lanes,
-    stages: &[Coefs],
-    state: &mut [[(f32, f32); MAX_CHANNELS]],
-    data: &mut [f32],
-    cap: usize,
-    channels: usize,
-    frames: usize,
-) {
-    if stages.is_empty() || frames == 0 {
+pub(crate) fn run_pipelined(isa: Isa, lanes: &mut Lanes, stages: Stages, block: Planes) {
+    if stages.coefs.is_empty() || block.frames == 0 {
         return;
     }
     if isa == Isa::Baseline || cfg!(not(target_arch = "x86_64")) {
-        return run_portable(lanes, stages, state, data, cap, channels, frames);
+        return run_portable(lanes, stages, block);
     }
     // The register kernel takes a pair of channels at a time (6 channels as three pairs, each
     // 18 bands x 2 channels in 5 vectors): its output lanes are then at a fixed place.
     #[cfg(target_arch = "x86_64")]
-    for first in (0..channels).step_by(2) {
-        let (n, data) = (2.min(channels - first), &mut data[first * cap..]);
+    for first in (0..block.channels).step_by(2) {
+        let pair = Planes {
+            data: &mut block.data[first * block.cap..],
+            channels: 2.min(block.channels - first),
+            ..block
+        };
+        let stages = Stages {
+            coefs: stages.coefs,
+            state: &mut *stages.state,
+        };
         // SAFETY: Isa::Avx2 and Isa::Avx512 are only chosen after the CPU reported their
         // features (Isa::detect).
-        unsafe {
-            run_simd(
-                isa == Isa::Avx512,
-                lanes,
-                stages,
-                state,
-                first,
-                data,
-                cap,
-                n,
-                frames,
-            )
-        }
+        unsafe { run_simd(isa == Isa::Avx512, lanes, stages, first, pair) }
     }
 }
 
-/// Copies coefficients and states into lane order, lane = stage x `c` + channel, for `s` stage
+/// Copies coefficients and states into lane order, lane = stage x C + channel, for `s` stage
 /// slots: the real stages, then identity stages (y = x, state 0) up to `s`, then zeros up to
-/// the next multiple of 8 lanes. Returns that padded lane count.
-fn fill_lanes(
-    lanes: &mut Lanes,
-    stages: &[Coefs],
-    state: &[[(f32, f32); MAX_CHANNELS]],
-    first: usize,
-    c: usize,
-    s: usize,
-) -> usize {
-    debug_assert!(stages.len() <= BANDS && s >= stages.len() && first + c <= MAX_CHANNELS);
+/// the next multiple of 8 lanes; and the block's first frame as the first step's input.
+/// Returns the padded lane count.
+fn fill_lanes(lanes: &mut Lanes, stages: &Stages, first: usize, block: &Planes, s: usize) -> usize {
+    let c = block.channels;
+    for ch in 0..c {
+        lanes.pa[ch] = block.data[ch * block.cap];
+    }
+    debug_assert!(stages.coefs.len() <= BANDS && s >= stages.coefs.len());
+    debug_assert!(first + c <= MAX_CHANNELS);
     let padded = (s * c).div_ceil(8) * 8;
     let identity = Coefs {
         b0: 1.0,
@@ -153,8 +150,8 @@ fn fill_lanes(
     };
     for i in 0..padded {
         let (k, ch) = (i / c, i % c);
-        let (coefs, (s1, s2)) = match stages.get(k) {
-            Some(coefs) => (coefs, state[k][first + ch]),
+        let (coefs, (s1, s2)) = match stages.coefs.get(k) {
+            Some(coefs) => (coefs, stages.state[k][first + ch]),
             None if k < s => (&identity, (0.0, 0.0)),
             None => (&Coefs::default(), (0.0, 0.0)),
         };
@@ -169,33 +166,25 @@ fn fill_lanes(
 }
 
 /// Copies the states of the real stages back from lane order.
-fn store_states(
-    lanes: &Lanes,
-    state: &mut [[(f32, f32); MAX_CHANNELS]],
-    real: usize,
-    first: usize,
-    c: usize,
-) {
-    for k in 0..real {
+fn store_states(lanes: &Lanes, stages: Stages, first: usize, c: usize) {
+    for k in 0..stages.coefs.len() {
         for ch in 0..c {
             let i = k * c + ch;
-            state[k][first + ch] = (lanes.s1[i], lanes.s2[i]);
+            stages.state[k][first + ch] = (lanes.s1[i], lanes.s2[i]);
         }
     }
 }
 
 /// The portable kernel, every channel at once; operation for operation the scalar reference.
-fn run_portable(
-    lanes: &mut Lanes,
-    stages: &[Coefs],
-    state: &mut [[(f32, f32); MAX_CHANNELS]],
-    data: &mut [f32],
-    cap: usize,
-    c: usize,
-    frames: usize,
-) {
-    let s = stages.len();
-    let padded = fill_lanes(lanes, stages, state, 0, c, s);
+fn run_portable(lanes: &mut Lanes, stages: Stages, block: Planes) {
+    let s = stages.coefs.len();
+    let padded = fill_lanes(lanes, &stages, 0, &block, s);
+    let Planes {
+        data,
+        cap,
+        channels: c,
+        frames,
+    } = block;
     // Step t: stage k works on sample t - k. All lanes are busy for t in s-1..frames; the
     // s-1 steps before and after only run the stages that have a sample.
     let steps = frames + s - 1;
@@ -204,37 +193,24 @@ fn run_portable(
     } else {
         steps..steps
     };
-    for ch in 0..c {
-        lanes.pa[ch] = data[ch * cap];
+    for range in [0..full.start, full.clone(), full.end..steps] {
+        generic_steps(lanes, data, cap, c, s, frames, padded, range);
     }
-    generic_steps(lanes, data, cap, c, s, frames, padded, 0..full.start);
-    generic_steps(lanes, data, cap, c, s, frames, padded, full.clone());
-    generic_steps(lanes, data, cap, c, s, frames, padded, full.end..steps);
-    store_states(lanes, state, s, 0, c);
+    store_states(lanes, stages, 0, c);
 }
 
-/// The register kernel for channels `first..first + c` (1 or 2; `data` starts at channel
+/// The register kernel for channels `first..first + c` (1 or 2; `block` starts at channel
 /// `first`). Identity stages fill the last lane vector, so the last stage's lanes are its top
 /// lanes. `wide`: the AVX-512 instantiation (the CPU must have it).
 #[cfg(target_arch = "x86_64")]
-#[allow(clippy::too_many_arguments)]
-unsafe fn run_simd(
-    wide: bool,
-    lanes: &mut Lanes,
-    stages: &[Coefs],
-    state: &mut [[(f32, f32); MAX_CHANNELS]],
-    first: usize,
-    data: &mut [f32],
-    cap: usize,
-    c: usize,
-    frames: usize,
-) {
-    let padded = (stages.len() * c).div_ceil(8) * 8;
+unsafe fn run_simd(wide: bool, lanes: &mut Lanes, stages: Stages, first: usize, block: Planes) {
+    let c = block.channels;
+    let padded = (stages.coefs.len() * c).div_ceil(8) * 8;
     let s = padded / c;
-    fill_lanes(lanes, stages, state, first, c, s);
-    for ch in 0..c {
-        lanes.pa[ch] = data[ch * cap];
-    }
+    fill_lanes(lanes, &stages, first, &block, s);
+    let Planes {
+        data, cap, frames, ..
+    } = block;
     macro_rules! dispatch {
         ($(($v:literal, $c:literal))*) => {
             match (padded / 8, c) {
@@ -251,7 +227,7 @@ unsafe fn run_simd(
         };
     }
     dispatch!((1, 1)(2, 1)(3, 1)(1, 2)(2, 2)(3, 2)(4, 2)(5, 2));
-    store_states(lanes, state, stages.len(), first, c);
+    store_states(lanes, stages, first, c);
 }
 
 /// Runs steps `range` with portable code. `lanes.pa` holds the inputs of the first step on

@@ -15,7 +15,7 @@ pub use design::{
     MAX_CENTRE_FRACTION, MAX_GAIN, MIN_GAIN,
 };
 
-use cascade::Lanes;
+use cascade::{Lanes, Planes, Stages};
 
 use crate::buffer::{AudioBuffer, MAX_CHANNELS};
 use crate::denormal::FlushDenormals;
@@ -249,19 +249,19 @@ impl Equalizer {
                 count += 1;
             }
         }
-        let (coefs, state) = (&self.active_coefs[..count], &mut self.active_state[..count]);
+        let stages = Stages {
+            coefs: &self.active_coefs[..count],
+            state: &mut self.active_state[..count],
+        };
+        let block = Planes {
+            data,
+            cap,
+            channels: self.channels,
+            frames: n,
+        };
         match kernel {
-            Kernel::Reference => cascade::run_reference(coefs, state, data, cap, self.channels, n),
-            Kernel::Pipelined => cascade::run_pipelined(
-                self.isa,
-                &mut self.lanes,
-                coefs,
-                state,
-                data,
-                cap,
-                self.channels,
-                n,
-            ),
+            Kernel::Reference => cascade::run_reference(stages, block),
+            Kernel::Pipelined => cascade::run_pipelined(self.isa, &mut self.lanes, stages, block),
         }
         for k in 0..count {
             let b = self.active[k];
