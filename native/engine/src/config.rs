@@ -129,7 +129,48 @@ impl std::fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
+impl PathSpec {
+    /// A path from source `id` (also its name), matched by nothing yet, at volume 1.0 with a
+    /// flat EQ and no delay; set the other fields with struct update syntax.
+    pub fn new(id: &str) -> Self {
+        Self {
+            source_id: id.to_owned(),
+            source_name: id.to_owned(),
+            ip: None,
+            tag: None,
+            rtp: None,
+            volume: 1.0,
+            eq: [1.0; EQ_BANDS],
+            delay_ms: 0.0,
+        }
+    }
+}
+
 impl SinkSpec {
+    /// A sink `id` (also its name) in `protocol` at `sample_rate`, `bit_depth` and `layout`
+    /// (its channel count), with no destination yet (port 4010), no normalisation, no paths.
+    pub fn new(
+        id: &str,
+        protocol: SinkProtocol,
+        sample_rate: u32,
+        bit_depth: u8,
+        layout: ChannelLayout,
+    ) -> Self {
+        Self {
+            id: id.to_owned(),
+            name: id.to_owned(),
+            ip: None,
+            port: 4010,
+            protocol,
+            sample_rate,
+            bit_depth,
+            channels: layout.channels() as u8,
+            layout,
+            normalize: false,
+            paths: Vec::new(),
+        }
+    }
+
     /// The wire encoding: Scream and TCP are little-endian, RTP big-endian (L16/L24).
     pub fn sample_format(&self) -> Result<SampleFormat, ConfigError> {
         let err = || {
@@ -246,17 +287,8 @@ mod tests {
         bits: u8,
     ) -> SinkSpec {
         SinkSpec {
-            id: id.into(),
-            name: id.into(),
-            ip: None,
-            port: 4010,
-            protocol,
-            sample_rate: 48_000,
-            bit_depth: bits,
             channels,
-            layout,
-            normalize: false,
-            paths: Vec::new(),
+            ..SinkSpec::new(id, protocol, 48_000, bits, layout)
         }
     }
 

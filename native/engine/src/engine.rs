@@ -682,7 +682,7 @@ fn hash(s: &str) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{SinkProtocol, EQ_BANDS};
+    use crate::config::SinkProtocol;
     use std::net::{IpAddr, Ipv4Addr};
     use tributary_dsp::ChannelLayout;
 
@@ -699,30 +699,22 @@ mod tests {
 
     fn path(source: usize, delay_ms: f64) -> PathSpec {
         PathSpec {
-            source_id: format!("src{source}"),
-            source_name: format!("src{source}"),
             ip: Some(IpAddr::V4(Ipv4Addr::new(127, 0, 0, 10 + source as u8))),
-            tag: None,
-            rtp: None,
-            volume: 1.0,
-            eq: [1.0; EQ_BANDS],
             delay_ms,
+            ..PathSpec::new(&format!("src{source}"))
         }
     }
 
     fn sink(id: usize, rate: u32, paths: Vec<PathSpec>) -> SinkSpec {
         SinkSpec {
-            id: format!("sink{id}"),
-            name: format!("sink{id}"),
-            ip: None,
-            port: 4010,
-            protocol: SinkProtocol::Scream,
-            sample_rate: rate,
-            bit_depth: 16,
-            channels: 2,
-            layout: ChannelLayout::STEREO,
-            normalize: false,
             paths,
+            ..SinkSpec::new(
+                &format!("sink{id}"),
+                SinkProtocol::Scream,
+                rate,
+                16,
+                ChannelLayout::STEREO,
+            )
         }
     }
 

@@ -272,7 +272,7 @@ impl PathRt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{SinkProtocol, EQ_BANDS};
+    use crate::config::SinkProtocol;
     use crate::jitter::JitterConfig;
     use crate::tap::TapKey;
     use std::sync::Arc;
@@ -280,31 +280,13 @@ mod tests {
 
     fn spec(delay_ms: f64) -> PathSpec {
         PathSpec {
-            source_id: "s".into(),
-            source_name: "s".into(),
-            ip: None,
-            tag: None,
-            rtp: None,
-            volume: 1.0,
-            eq: [1.0; EQ_BANDS],
             delay_ms,
+            ..PathSpec::new("s")
         }
     }
 
     fn sink() -> SinkSpec {
-        SinkSpec {
-            id: "k".into(),
-            name: "k".into(),
-            ip: None,
-            port: 4010,
-            protocol: SinkProtocol::Scream,
-            sample_rate: 48_000,
-            bit_depth: 16,
-            channels: 2,
-            layout: ChannelLayout::STEREO,
-            normalize: false,
-            paths: Vec::new(),
-        }
+        SinkSpec::new("k", SinkProtocol::Scream, 48_000, 16, ChannelLayout::STEREO)
     }
 
     /// A source, one tap per delay, and a path on the first tap.

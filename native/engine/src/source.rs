@@ -137,16 +137,7 @@ mod tests {
         assert_eq!(SourceSlot::capacity_for(300_000.0), 301.0);
         assert_eq!(SourceSlot::capacity_for(1e9), 301.0);
         // 300 s of 48 kHz stereo f32: the most one source can hold, about 115 MB.
-        let spec = crate::config::PathSpec {
-            source_id: "a".into(),
-            source_name: "a".into(),
-            ip: None,
-            tag: None,
-            rtp: None,
-            volume: 1.0,
-            eq: [1.0; crate::config::EQ_BANDS],
-            delay_ms: 0.0,
-        };
+        let spec = crate::config::PathSpec::new("a");
         let small = SourceSlot::new(&spec, 0.0, JitterConfig::default(), Arc::default());
         assert_eq!(small.buffer.timeline.memory_bytes(), 48_000 * 2 * 4);
     }

@@ -5,9 +5,7 @@
 mod common;
 
 use common::*;
-use std::net::{SocketAddr, UdpSocket};
 use tributary_dsp::ChannelLayout;
-use tributary_engine::{DesiredState, SinkProtocol};
 
 /// FL FR FC LFE BL BR (mask 0x3F), each its own frequency.
 const TONES: [(f64, f64); 6] = [
@@ -45,33 +43,12 @@ fn level_at(x: &[f64], freq: f64, rate: f64) -> f64 {
 fn surround_keeps_channel_order_and_down_mixes_to_stereo() {
     let _serial = serial();
     let mut engine = engine();
-    let rx51 = UdpSocket::bind((LOCAL, 0)).unwrap();
-    let rx2 = UdpSocket::bind((LOCAL, 0)).unwrap();
-    let mut surround = sink(
-        "surround",
-        rx51.local_addr().unwrap().port(),
-        SinkProtocol::Scream,
-        48_000,
-        16,
-        vec![path("pc", Some(LOCAL), None)],
-    );
+    let ((rx51, p51), (rx2, p2)) = (receiver(), receiver());
+    let mut surround = scream_sink("surround", p51, vec![local_pc()]);
     surround.channels = 6;
     surround.layout = ChannelLayout::LAYOUT_5_1;
-    let stereo = sink(
-        "stereo",
-        rx2.local_addr().unwrap().port(),
-        SinkProtocol::Scream,
-        48_000,
-        16,
-        vec![path("pc", Some(LOCAL), None)],
-    );
-    assert!(engine
-        .apply(DesiredState {
-            sinks: vec![surround, stereo]
-        })
-        .unwrap()
-        .is_empty());
-    let to = SocketAddr::new(LOCAL, engine.ports().scream[0]);
+    let stereo = scream_sink("stereo", p2, vec![local_pc()]);
+    let to = play(&mut engine, vec![surround, stereo]);
     let sender = std::thread::spawn(move || send_scream(to, 2.0, 0x3F, &TONES));
     let c2 = std::thread::spawn(move || collect(&rx2, 2.4));
     let p51 = collect(&rx51, 2.4);

@@ -8,7 +8,7 @@ use common::*;
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
 use std::process::Command;
 use std::time::Duration;
-use tributary_engine::{DesiredState, Engine, EngineOptions, SinkProtocol};
+use tributary_engine::{Engine, EngineOptions, SinkProtocol};
 
 const IN_GROUP: Ipv4Addr = Ipv4Addr::new(239, 255, 10, 10);
 const OUT_GROUP: Ipv4Addr = Ipv4Addr::new(239, 255, 10, 11);
@@ -64,13 +64,10 @@ fn multicast_inside_the_namespace() {
         SinkProtocol::Rtp,
         48_000,
         16,
-        vec![path("pc", Some(LOCAL), None)],
+        vec![local_pc()],
     );
     s.ip = Some(OUT_GROUP.into());
-    assert!(engine
-        .apply(DesiredState { sinks: vec![s] })
-        .unwrap()
-        .is_empty());
+    play(&mut engine, vec![s]);
     // The Scream sender (bound to 127.0.0.1 so the source matches) sends to the input group.
     let to = SocketAddr::new(IN_GROUP.into(), engine.ports().scream[0]);
     let sender =

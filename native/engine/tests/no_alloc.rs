@@ -7,12 +7,12 @@ mod common;
 
 use common::*;
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::net::{SocketAddr, UdpSocket};
+use std::net::UdpSocket;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tributary_engine::scream::{self, ScreamFormat};
-use tributary_engine::{DesiredState, SinkProtocol};
+use tributary_engine::SinkProtocol;
 
 struct Counting;
 static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
@@ -41,34 +41,29 @@ static GLOBAL: Counting = Counting;
 #[test]
 fn steady_state_playback_allocates_nothing() {
     let mut engine = engine();
-    let scream_rx = UdpSocket::bind((LOCAL, 0)).unwrap();
+    let (scream_rx, scream_port) = receiver();
     let rtp_port = free_udp_port();
     let rtp_rx = UdpSocket::bind((LOCAL, rtp_port)).unwrap();
-    let mut eq_path = path("pc", Some(LOCAL), None);
+    let mut eq_path = local_pc();
     eq_path.eq[3] = 1.6;
     eq_path.volume = 0.7;
-    let state = DesiredState {
-        sinks: vec![
-            sink(
-                "scream",
-                scream_rx.local_addr().unwrap().port(),
-                SinkProtocol::Scream,
-                44_100,
-                24,
-                vec![eq_path.clone()],
-            ),
-            sink(
-                "rtp",
-                rtp_port,
-                SinkProtocol::Rtp,
-                48_000,
-                16,
-                vec![eq_path],
-            ),
-        ],
-    };
-    assert!(engine.apply(state).unwrap().is_empty());
-    let to = SocketAddr::new(LOCAL, engine.ports().scream[0]);
+    let scream = sink(
+        "scream",
+        scream_port,
+        SinkProtocol::Scream,
+        44_100,
+        24,
+        vec![eq_path.clone()],
+    );
+    let rtp = sink(
+        "rtp",
+        rtp_port,
+        SinkProtocol::Rtp,
+        48_000,
+        16,
+        vec![eq_path],
+    );
+    let to = play(&mut engine, vec![scream, rtp]);
     // Drain both sinks into fixed buffers on threads that allocate nothing per packet.
     let stop = Arc::new(AtomicBool::new(false));
     let drains: Vec<_> = [scream_rx, rtp_rx]

@@ -4,9 +4,9 @@
 mod common;
 
 use common::*;
-use std::net::{SocketAddr, UdpSocket};
+use std::net::UdpSocket;
 use std::time::{Duration, Instant};
-use tributary_engine::{DesiredState, SinkProtocol};
+use tributary_engine::DesiredState;
 
 struct Lcg(u64);
 impl Lcg {
@@ -24,23 +24,10 @@ fn floods_of_random_bytes_on_every_port_are_dropped_and_counted_while_audio_play
     let _serial = serial();
     let mut engine = engine();
     let rtp_port = free_udp_port();
-    let rx = UdpSocket::bind((LOCAL, 0)).unwrap();
-    let out_port = rx.local_addr().unwrap().port();
+    let (rx, out_port) = receiver();
     let rtp = rtp_source(rtp_port, tributary_engine::rtp::RtpFormat::DEFAULT);
-    let state = DesiredState {
-        sinks: vec![sink(
-            "out",
-            out_port,
-            SinkProtocol::Scream,
-            48_000,
-            16,
-            vec![
-                path("pc", Some(LOCAL), None),
-                path("rtp", Some(LOCAL), Some(rtp)),
-            ],
-        )],
-    };
-    engine.apply(state).unwrap();
+    let paths = vec![local_pc(), path("rtp", Some(LOCAL), Some(rtp))];
+    let to = play(&mut engine, vec![scream_sink("out", out_port, paths)]);
     let ports = engine.ports().clone();
     let targets: Vec<u16> = [
         ports.scream[0],
@@ -78,7 +65,6 @@ fn floods_of_random_bytes_on_every_port_are_dropped_and_counted_while_audio_play
             }
         }
     });
-    let to = SocketAddr::new(LOCAL, ports.scream[0]);
     let tone =
         std::thread::spawn(move || send_scream_tone(to, 2.0, [(1000.0, 0.5), (1000.0, 0.5)]));
     let packets = collect(&rx, 2.3);
@@ -120,24 +106,11 @@ fn tone_of(s: &[f64]) -> (f64, f64) {
 fn apply_changes_volume_and_adds_sinks_without_a_gap_on_the_unchanged_path() {
     let _serial = serial();
     let mut engine = engine();
-    let rx = UdpSocket::bind((LOCAL, 0)).unwrap();
-    let rx2 = UdpSocket::bind((LOCAL, 0)).unwrap();
-    let (p1, p2) = (
-        rx.local_addr().unwrap().port(),
-        rx2.local_addr().unwrap().port(),
-    );
+    let ((rx, p1), (rx2, p2)) = (receiver(), receiver());
     let base = DesiredState {
-        sinks: vec![sink(
-            "a",
-            p1,
-            SinkProtocol::Scream,
-            48_000,
-            16,
-            vec![path("pc", Some(LOCAL), None)],
-        )],
+        sinks: vec![scream_sink("a", p1, vec![local_pc()])],
     };
-    engine.apply(base.clone()).unwrap();
-    let to = SocketAddr::new(LOCAL, engine.ports().scream[0]);
+    let to = play(&mut engine, base.sinks.clone());
     let tone = std::thread::spawn(move || send_scream_tone(to, 3.0, [(500.0, 0.5), (500.0, 0.5)]));
     let collector = std::thread::spawn(move || collect(&rx, 3.2));
     std::thread::sleep(Duration::from_millis(1000));
@@ -145,11 +118,9 @@ fn apply_changes_volume_and_adds_sinks_without_a_gap_on_the_unchanged_path() {
     // buffer held, so the buffer grows): a keeps playing.
     let mut changed = base.clone();
     changed.sinks[0].paths[0].volume = 0.5;
-    let mut later = path("pc", Some(LOCAL), None);
+    let mut later = local_pc();
     later.delay_ms = 1500.0;
-    changed
-        .sinks
-        .push(sink("b", p2, SinkProtocol::Scream, 48_000, 16, vec![later]));
+    changed.sinks.push(scream_sink("b", p2, vec![later]));
     engine.apply(changed).unwrap();
     let second = collect(&rx2, 1.0);
     let packets = collector.join().unwrap();
@@ -207,14 +178,8 @@ fn apply_changes_volume_and_adds_sinks_without_a_gap_on_the_unchanged_path() {
 fn unknown_senders_are_listed_not_played_and_stop_is_clean() {
     let _serial = serial();
     let mut engine = engine();
-    let rx = UdpSocket::bind((LOCAL, 0)).unwrap();
-    let port = rx.local_addr().unwrap().port();
-    engine
-        .apply(DesiredState {
-            sinks: vec![sink("a", port, SinkProtocol::Scream, 48_000, 16, vec![])],
-        })
-        .unwrap();
-    let to = SocketAddr::new(LOCAL, engine.ports().scream[0]);
+    let (rx, port) = receiver();
+    let to = play(&mut engine, vec![scream_sink("a", port, vec![])]);
     send_scream_tone(to, 0.3, [(1000.0, 0.5), (1000.0, 0.5)]);
     std::thread::sleep(Duration::from_millis(300));
     let unknown = engine.unknown_senders();
@@ -247,30 +212,14 @@ fn unknown_senders_are_listed_not_played_and_stop_is_clean() {
 fn a_sender_added_as_a_source_leaves_the_unknown_list_and_plays() {
     let _serial = serial();
     let mut engine = engine();
-    let rx = UdpSocket::bind((LOCAL, 0)).unwrap();
-    let port = rx.local_addr().unwrap().port();
-    engine
-        .apply(DesiredState {
-            sinks: vec![sink("a", port, SinkProtocol::Scream, 48_000, 16, vec![])],
-        })
-        .unwrap();
-    let to = SocketAddr::new(LOCAL, engine.ports().scream[0]);
+    let (rx, port) = receiver();
+    let to = play(&mut engine, vec![scream_sink("a", port, vec![])]);
     send_scream_tone(to, 0.2, [(1000.0, 0.5), (1000.0, 0.5)]);
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(engine.unknown_senders().len(), 1);
     // The dashboard adds it: it plays, and is no longer listed.
-    engine
-        .apply(DesiredState {
-            sinks: vec![sink(
-                "a",
-                port,
-                SinkProtocol::Scream,
-                48_000,
-                16,
-                vec![path("new", Some(LOCAL), None)],
-            )],
-        })
-        .unwrap();
+    let new = path("new", Some(LOCAL), None);
+    play(&mut engine, vec![scream_sink("a", port, vec![new])]);
     let sender =
         std::thread::spawn(move || send_scream_tone(to, 0.5, [(1000.0, 0.5), (1000.0, 0.5)]));
     let packets = collect(&rx, 0.7);

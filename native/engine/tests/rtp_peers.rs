@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use tributary_dsp::SampleFormat;
 use tributary_engine::rtp::RtpFormat;
-use tributary_engine::{DesiredState, SinkProtocol};
+use tributary_engine::SinkProtocol;
 
 fn have(tool: &str) -> bool {
     let ok = Command::new(tool)
@@ -37,20 +37,13 @@ fn play_rtp_into_scream(
     sender: impl FnOnce(u16) -> std::process::Child,
 ) -> (Vec<u8>, tributary_engine::EngineStats) {
     let mut engine = engine();
-    let rx = UdpSocket::bind((LOCAL, 0)).unwrap();
-    let out_port = rx.local_addr().unwrap().port();
+    let (rx, out_port) = receiver();
     let rtp_port = free_udp_port();
-    let state = DesiredState {
-        sinks: vec![sink(
-            "out",
-            out_port,
-            SinkProtocol::Scream,
-            48_000,
-            16,
-            vec![path("rtp-in", None, Some(rtp_source(rtp_port, format)))],
-        )],
-    };
-    engine.apply(state).unwrap();
+    let rtp_in = path("rtp-in", None, Some(rtp_source(rtp_port, format)));
+    play(
+        &mut engine,
+        vec![scream_sink("out", out_port, vec![rtp_in])],
+    );
     let mut child = sender(rtp_port);
     let packets = collect(&rx, 3.0);
     let _ = child.kill();
@@ -188,17 +181,15 @@ fn engine_rtp_output_decodes_in_gstreamer() {
     have("gst-launch-1.0");
     let mut engine = engine();
     let out_port = free_udp_port();
-    let state = DesiredState {
-        sinks: vec![sink(
-            "rtp-out",
-            out_port,
-            SinkProtocol::Rtp,
-            48_000,
-            16,
-            vec![path("pc", Some(LOCAL), None)],
-        )],
-    };
-    engine.apply(state).unwrap();
+    let rtp_out = sink(
+        "rtp-out",
+        out_port,
+        SinkProtocol::Rtp,
+        48_000,
+        16,
+        vec![local_pc()],
+    );
+    let to = play(&mut engine, vec![rtp_out]);
     let dir = std::env::temp_dir().join(format!("trib-engine-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let wav = dir.join("out.wav");
@@ -211,7 +202,6 @@ fn engine_rtp_output_decodes_in_gstreamer() {
         .spawn()
         .expect("gst-launch-1.0 runs");
     std::thread::sleep(Duration::from_millis(500));
-    let to = std::net::SocketAddr::new(LOCAL, engine.ports().scream[0]);
     send_scream_tone(to, 2.0, [(1000.0, 0.5), (500.0, 0.25)]);
     // SIGINT makes gst-launch -e send EOS so wavenc writes a complete header.
     // SAFETY: kill(2) on our own child's pid.
@@ -253,7 +243,7 @@ fn rtp_packets_are_frame_aligned_at_most_1152_bytes_with_sender_reports() {
     let mut s = sink("rtp-out", out_port, SinkProtocol::Rtp, 48_000, 24, vec![]);
     s.channels = 6;
     s.layout = tributary_dsp::ChannelLayout::LAYOUT_5_1;
-    engine.apply(DesiredState { sinks: vec![s] }).unwrap();
+    play(&mut engine, vec![s]);
     let packets = collect(&rx, 0.5);
     let reports = collect(&rtcp, 0.1);
     engine.stop();

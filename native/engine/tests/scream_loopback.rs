@@ -6,26 +6,17 @@ mod common;
 use common::*;
 use std::net::{SocketAddr, UdpSocket};
 use std::time::Duration;
-use tributary_engine::{DesiredState, SinkProtocol};
+use tributary_engine::SinkProtocol;
 
 #[test]
 fn a_scream_tone_arrives_at_a_scream_sink_with_header_level_and_channel_order() {
     let _serial = serial();
     let mut engine = engine();
-    let rx = UdpSocket::bind((LOCAL, 0)).unwrap();
-    let port = rx.local_addr().unwrap().port();
-    let state = DesiredState {
-        sinks: vec![sink(
-            "out",
-            port,
-            SinkProtocol::Scream,
-            48_000,
-            16,
-            vec![path("pc", Some(LOCAL), None)],
-        )],
-    };
-    engine.apply(state).unwrap();
-    let to = SocketAddr::new(LOCAL, engine.ports().scream[0]);
+    let (rx, port) = receiver();
+    let to = play(
+        &mut engine,
+        vec![scream_sink("out", port, vec![local_pc()])],
+    );
     let sender =
         std::thread::spawn(move || send_scream_tone(to, 2.0, [(1000.0, 0.5), (250.0, 0.25)]));
     let packets = collect(&rx, 2.5);
@@ -68,20 +59,8 @@ fn a_scream_tone_arrives_at_a_scream_sink_with_header_level_and_channel_order() 
 fn sinks_send_silence_at_the_nominal_cadence_when_nothing_plays() {
     let _serial = serial();
     let mut engine = engine();
-    let rx = UdpSocket::bind((LOCAL, 0)).unwrap();
-    let port = rx.local_addr().unwrap().port();
-    engine
-        .apply(DesiredState {
-            sinks: vec![sink(
-                "quiet",
-                port,
-                SinkProtocol::Scream,
-                48_000,
-                16,
-                vec![],
-            )],
-        })
-        .unwrap();
+    let (rx, port) = receiver();
+    play(&mut engine, vec![scream_sink("quiet", port, vec![])]);
     let packets = collect(&rx, 1.2);
     // 6 ms cadence: ~200 packets in 1.2 s (generous bounds for a loaded machine).
     assert!(
@@ -100,7 +79,6 @@ fn sinks_send_silence_at_the_nominal_cadence_when_nothing_plays() {
     // After stop nothing more is sent.
     let after = collect(&rx, 0.2);
     assert!(after.len() <= 1, "{} packets after stop", after.len());
-    let _ = Duration::ZERO;
 }
 
 #[test]
@@ -114,8 +92,9 @@ fn per_application_streams_are_matched_by_tag_and_tcp_sinks_get_raw_pcm() {
     let port = listener.local_addr().unwrap().port();
     let mut firefox = path("firefox", None, None);
     firefox.tag = Some("192.168.1.20/firefox.exe".into());
-    let state = DesiredState {
-        sinks: vec![sink(
+    play(
+        &mut engine,
+        vec![sink(
             "tcp",
             port,
             SinkProtocol::Tcp,
@@ -123,8 +102,7 @@ fn per_application_streams_are_matched_by_tag_and_tcp_sinks_get_raw_pcm() {
             16,
             vec![firefox],
         )],
-    };
-    assert!(engine.apply(state).unwrap().is_empty());
+    );
     let (mut conn, _) = listener
         .accept()
         .expect("the engine connects to a TCP sink");

@@ -4,41 +4,21 @@
 mod common;
 
 use common::*;
-use std::net::{SocketAddr, UdpSocket};
-use tributary_engine::{DesiredState, SinkProtocol};
 
 #[test]
 fn a_delayed_path_plays_the_same_audio_1_5_s_later() {
     let _serial = serial();
     let mut engine = engine();
-    let (now_rx, later_rx) = (
-        UdpSocket::bind((LOCAL, 0)).unwrap(),
-        UdpSocket::bind((LOCAL, 0)).unwrap(),
-    );
-    let mut delayed = path("pc", Some(LOCAL), None);
+    let ((now_rx, now_port), (later_rx, later_port)) = (receiver(), receiver());
+    let mut delayed = local_pc();
     delayed.delay_ms = 1500.0;
-    let state = DesiredState {
-        sinks: vec![
-            sink(
-                "now",
-                now_rx.local_addr().unwrap().port(),
-                SinkProtocol::Scream,
-                48_000,
-                16,
-                vec![path("pc", Some(LOCAL), None)],
-            ),
-            sink(
-                "later",
-                later_rx.local_addr().unwrap().port(),
-                SinkProtocol::Scream,
-                48_000,
-                16,
-                vec![delayed],
-            ),
+    let to = play(
+        &mut engine,
+        vec![
+            scream_sink("now", now_port, vec![local_pc()]),
+            scream_sink("later", later_port, vec![delayed]),
         ],
-    };
-    assert!(engine.apply(state).unwrap().is_empty());
-    let to = SocketAddr::new(LOCAL, engine.ports().scream[0]);
+    );
     let sender =
         std::thread::spawn(move || send_scream_tone(to, 1.0, [(800.0, 0.5), (800.0, 0.5)]));
     let later = std::thread::spawn(move || collect(&later_rx, 3.0));

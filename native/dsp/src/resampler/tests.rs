@@ -106,7 +106,10 @@ fn optimised_kernel_matches_the_scalar_reference() {
             assert_eq!(o1.frames(), o2.frames());
             for c in 0..ch {
                 for (x, y) in o1.channel(c).iter().zip(o2.channel(c)) {
-                    assert!((x - y).abs() < 2e-6, "{a}->{b} {isa:?} {adjust}: {x} vs {y}");
+                    assert!(
+                        (x - y).abs() < 2e-6,
+                        "{a}->{b} {isa:?} {adjust}: {x} vs {y}"
+                    );
                 }
             }
         }

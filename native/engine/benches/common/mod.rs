@@ -127,30 +127,25 @@ pub fn curve(variant: usize) -> [f32; EQ_BANDS] {
 /// Source `i`'s path: matched by `ip`, volume 0.8.
 pub fn path(i: usize, ip: Option<IpAddr>, eq: [f32; EQ_BANDS]) -> PathSpec {
     PathSpec {
-        source_id: format!("src{i}"),
-        source_name: format!("src{i}"),
         ip,
-        tag: None,
-        rtp: None,
         volume: 0.8,
         eq,
-        delay_ms: 0.0,
+        ..PathSpec::new(&format!("src{i}"))
     }
 }
 
 /// Sink `j`: Scream, 48 kHz stereo 16-bit, to `ip:port` (`None`: renders, sends nothing).
 pub fn sink(j: usize, ip: Option<IpAddr>, port: u16, paths: Vec<PathSpec>) -> SinkSpec {
     SinkSpec {
-        id: format!("sink{j}"),
-        name: format!("sink{j}"),
         ip,
         port,
-        protocol: SinkProtocol::Scream,
-        sample_rate: 48_000,
-        bit_depth: 16,
-        channels: 2,
-        layout: ChannelLayout::STEREO,
-        normalize: false,
         paths,
+        ..SinkSpec::new(
+            &format!("sink{j}"),
+            SinkProtocol::Scream,
+            48_000,
+            16,
+            ChannelLayout::STEREO,
+        )
     }
 }

@@ -5,10 +5,11 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
 use tributary_dsp::ChannelLayout;
-use tributary_engine::config::EQ_BANDS;
 use tributary_engine::rtp::RtpFormat;
 use tributary_engine::scream::{self, ScreamFormat};
-use tributary_engine::{Engine, EngineOptions, PathSpec, RtpSourceSpec, SinkProtocol, SinkSpec};
+use tributary_engine::{
+    DesiredState, Engine, EngineOptions, PathSpec, RtpSourceSpec, SinkProtocol, SinkSpec,
+};
 
 /// Real-time tests in one binary run one at a time: a flood or a peer process in one test
 /// must not starve another test's paced sender on a small machine.
@@ -31,6 +32,21 @@ pub fn engine() -> Engine {
     .expect("engine starts")
 }
 
+/// Applies `sinks`, every one of which must be playable; returns the address Scream senders
+/// send to.
+pub fn play(engine: &mut Engine, sinks: Vec<SinkSpec>) -> SocketAddr {
+    let problems = engine.apply(DesiredState { sinks }).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    SocketAddr::new(LOCAL, engine.ports().scream[0])
+}
+
+/// A socket on 127.0.0.1 (ephemeral port) to receive what a sink sends, and its port.
+pub fn receiver() -> (UdpSocket, u16) {
+    let socket = UdpSocket::bind((LOCAL, 0)).unwrap();
+    let port = socket.local_addr().unwrap().port();
+    (socket, port)
+}
+
 pub fn free_udp_port() -> u16 {
     // An even port whose neighbour (RTCP) is free too.
     for _ in 0..50 {
@@ -45,14 +61,9 @@ pub fn free_udp_port() -> u16 {
 
 pub fn path(id: &str, ip: Option<IpAddr>, rtp: Option<RtpSourceSpec>) -> PathSpec {
     PathSpec {
-        source_id: id.into(),
-        source_name: id.into(),
         ip,
-        tag: None,
         rtp,
-        volume: 1.0,
-        eq: [1.0; EQ_BANDS],
-        delay_ms: 0.0,
+        ..PathSpec::new(id)
     }
 }
 
@@ -74,18 +85,21 @@ pub fn sink(
     paths: Vec<PathSpec>,
 ) -> SinkSpec {
     SinkSpec {
-        id: id.into(),
-        name: id.into(),
         ip: Some(LOCAL),
         port,
-        protocol,
-        sample_rate: rate,
-        bit_depth: bits,
-        channels: 2,
-        layout: ChannelLayout::STEREO,
-        normalize: false,
         paths,
+        ..SinkSpec::new(id, protocol, rate, bits, ChannelLayout::STEREO)
     }
+}
+
+/// A Scream sink, 48 kHz 16-bit stereo, sending to 127.0.0.1:`port`.
+pub fn scream_sink(id: &str, port: u16, paths: Vec<PathSpec>) -> SinkSpec {
+    sink(id, port, SinkProtocol::Scream, 48_000, 16, paths)
+}
+
+/// The Scream source sending from 127.0.0.1, as most tests have it.
+pub fn local_pc() -> PathSpec {
+    path("pc", Some(LOCAL), None)
 }
 
 /// Sends Scream packets of a stereo tone (left `f_left` Hz at `amp_left`, right `f_right` at
