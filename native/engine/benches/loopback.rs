@@ -12,12 +12,14 @@
 //! - added latency: from sending the input packet that carries a marker to receiving the
 //!   output packet that carries it (phase 1: one source, one sink, the default low-latency
 //!   buffer), p50/p99; `--latency-seconds 0` skips it;
-//! - send-cadence jitter: |interval - nominal| of every sink's packets, p99 (phase 2, full load);
+//! - send-cadence jitter: |interval - nominal| of every sink's packets, p99 (phase 2, full load),
+//!   from the kernel's arrival stamps (`common::arrival`), and as the receiving threads saw it;
 //! - engine CPU (its own threads' CPU time) as % of one core, and per path;
 //! - underruns and sender queue overflows.
 
 mod common;
 
+use common::arrival::{cadence_jitter_ms, recv_stamped, stamp_arrivals};
 use common::{args, path, sink, Args};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -156,7 +158,10 @@ fn latency_phase(seconds: f64) -> Vec<f64> {
 }
 
 struct LoadResult {
+    /// From the kernel's arrival stamps: the engine's send cadence.
     cadence_jitter_ms: Vec<f64>,
+    /// From when the receiving threads got each packet (adds their own scheduling delays).
+    received_jitter_ms: Vec<f64>,
     cpu_percent: f64,
     paths: usize,
     underruns: u64,
@@ -226,11 +231,12 @@ fn load_phase(a: &Args) -> LoadResult {
                 tributary_engine::rt::raise_current_thread(20);
                 r.set_read_timeout(Some(Duration::from_millis(100)))
                     .unwrap();
+                stamp_arrivals(&r).expect("SO_TIMESTAMPNS");
                 let mut buf = [0u8; 2048];
                 let mut times = Vec::new();
                 while !done.load(Ordering::Relaxed) {
-                    if r.recv_from(&mut buf).is_ok() {
-                        times.push(Instant::now());
+                    if let Ok((_, kernel)) = recv_stamped(&r, &mut buf) {
+                        times.push((Instant::now(), kernel));
                     }
                 }
                 times
@@ -250,17 +256,25 @@ fn load_phase(a: &Args) -> LoadResult {
     let elapsed = t0.elapsed().as_secs_f64();
     let stats = engine.stats();
     engine.stop();
-    let mut jitter = Vec::new();
+    let (mut jitter, mut received) = (Vec::new(), Vec::new());
     let mut packets_out = 0;
+    let nominal = Some(PERIOD.as_secs_f64());
     for c in collectors {
-        let times: Vec<Instant> = c.join().unwrap().into_iter().filter(|&t| t >= t0).collect();
+        let times: Vec<(Instant, f64)> = c
+            .join()
+            .unwrap()
+            .into_iter()
+            .filter(|t| t.0 >= t0)
+            .collect();
         packets_out += times.len() as u64;
-        for w in times.windows(2) {
-            jitter.push(((w[1] - w[0]).as_secs_f64() - PERIOD.as_secs_f64()).abs() * 1000.0);
-        }
+        let kernel: Vec<f64> = times.iter().map(|t| t.1).collect();
+        jitter.extend(cadence_jitter_ms(&kernel, nominal));
+        let thread: Vec<f64> = times.iter().map(|t| (t.0 - t0).as_secs_f64()).collect();
+        received.extend(cadence_jitter_ms(&thread, nominal));
     }
     LoadResult {
         cadence_jitter_ms: jitter,
+        received_jitter_ms: received,
         cpu_percent: (stats.cpu_s - cpu0) / elapsed * 100.0,
         paths: a.paths(),
         underruns: stats.sinks.iter().map(|s| s.underruns).sum::<u64>() - underruns0,
@@ -275,8 +289,74 @@ fn load_phase(a: &Args) -> LoadResult {
     }
 }
 
+/// The reference sender: a GStreamer live L16 RTP pipeline (6 ms packets, normal priority) to
+/// a kernel-stamped socket for `seconds`. Prints its cadence jitter as JSON: p99 of
+/// |interval - median| from the kernel stamps and as this thread saw the packets.
+fn gst_reference(seconds: f64) {
+    let rx = UdpSocket::bind((LOCAL, 0)).unwrap();
+    stamp_arrivals(&rx).expect("SO_TIMESTAMPNS");
+    rx.set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let port = rx.local_addr().unwrap().port();
+    let buffers = (seconds * 1000.0 / 6.0).round() as u64;
+    let child = std::process::Command::new("gst-launch-1.0")
+        .args([
+            "-q",
+            "audiotestsrc",
+            "is-live=true",
+            &format!("num-buffers={buffers}"),
+            "samplesperbuffer=288",
+            "!",
+            "audio/x-raw,rate=48000,channels=2,format=S16BE",
+            "!",
+            "rtpL16pay",
+            "min-ptime=6000000",
+            "max-ptime=6000000",
+            "!",
+            "udpsink",
+            "host=127.0.0.1",
+            &format!("port={port}"),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    let Ok(mut child) = child else {
+        println!("{{\"reference_p99_ms\":null,\"reference_received_p99_ms\":null,\"packets\":0}}");
+        return;
+    };
+    let t0 = Instant::now();
+    let mut times = Vec::new();
+    let mut buf = [0u8; 2048];
+    loop {
+        match recv_stamped(&rx, &mut buf) {
+            Ok((_, kernel)) => times.push(((Instant::now() - t0).as_secs_f64(), kernel)),
+            Err(_) if child.try_wait().ok().flatten().is_some() => break,
+            Err(_) => {}
+        }
+    }
+    // The first packets leave while the pipeline starts: skip them.
+    let times = times.get(2..).unwrap_or_default();
+    let kernel: Vec<f64> = times.iter().map(|t| t.1).collect();
+    let thread: Vec<f64> = times.iter().map(|t| t.0).collect();
+    let mut k = cadence_jitter_ms(&kernel, None);
+    let mut r = cadence_jitter_ms(&thread, None);
+    let (k99, r99) = (percentile(&mut k, 0.99), percentile(&mut r, 0.99));
+    let ok = times.len() >= 10;
+    let ms = |v: f64| if ok { format!("{v:.3}") } else { "null".into() };
+    println!(
+        "{{\"reference_p99_ms\":{},\"reference_received_p99_ms\":{},\"packets\":{}}}",
+        ms(k99),
+        ms(r99),
+        times.len()
+    );
+}
+
 fn main() {
     let a = args();
+    if a.gst_reference > 0.0 {
+        gst_reference(a.gst_reference);
+        return;
+    }
     let latency_seconds = a
         .latency_seconds
         .unwrap_or((a.seconds / 2.0).clamp(4.0, 30.0));
@@ -288,6 +368,7 @@ fn main() {
     let mut load = load_phase(&a);
     let (l50, l99) = (percentile(&mut lat, 0.5), percentile(&mut lat, 0.99));
     let j99 = percentile(&mut load.cadence_jitter_ms, 0.99);
+    let r99 = percentile(&mut load.received_jitter_ms, 0.99);
     let per_path = load.cpu_percent / load.paths as f64;
     if a.json {
         let ms = |v: f64| {
@@ -298,7 +379,7 @@ fn main() {
             }
         };
         println!(
-            "{{\"sources\":{},\"sinks\":{},\"paths\":{},\"eq\":\"{}\",\"seconds\":{},\"latency_ms_p50\":{},\"latency_ms_p99\":{},\"latency_samples\":{},\"cadence_jitter_ms_p99\":{j99:.3},\"cpu_percent_of_one_core\":{:.1},\"cpu_percent_per_path\":{per_path:.3},\"underruns\":{},\"sender_stalls\":{},\"engine_max_late_ms\":{:.2},\"queue_overflows\":{},\"packets_out\":{}}}",
+            "{{\"sources\":{},\"sinks\":{},\"paths\":{},\"eq\":\"{}\",\"seconds\":{},\"latency_ms_p50\":{},\"latency_ms_p99\":{},\"latency_samples\":{},\"cadence_jitter_ms_p99\":{j99:.3},\"received_jitter_ms_p99\":{r99:.3},\"cpu_percent_of_one_core\":{:.1},\"cpu_percent_per_path\":{per_path:.3},\"underruns\":{},\"sender_stalls\":{},\"engine_max_late_ms\":{:.2},\"queue_overflows\":{},\"packets_out\":{}}}",
             a.sources, a.sinks, load.paths, a.eq.name(), a.seconds, ms(l50), ms(l99), lat.len(), load.cpu_percent, load.underruns, load.sender_stalls, load.max_late_ms, load.overflows, load.packets_out
         );
         return;
@@ -312,7 +393,7 @@ fn main() {
         a.sources, a.sinks, load.paths, a.per_sink, a.eq.name(), a.seconds
     );
     println!(
-        "  send-cadence jitter p99: {j99:.3} ms over {} packets (target <= 1 ms)",
+        "  send-cadence jitter p99: {j99:.3} ms over {} packets, kernel arrival stamps (target <= 1 ms); {r99:.3} ms as the receiving threads saw it",
         load.packets_out
     );
     println!(

@@ -2,6 +2,8 @@
 //! mixes) and the per-path equalizer curves.
 #![allow(dead_code)]
 
+pub mod arrival;
+
 use std::net::IpAddr;
 use tributary_dsp::ChannelLayout;
 use tributary_engine::config::EQ_BANDS;
@@ -29,7 +31,7 @@ impl Eq {
 }
 
 /// The command line: `--sources 32 --sinks 16 --per-sink 4 --seconds 20
-/// --eq distinct|same|flat --latency-seconds N --idle N --json`.
+/// --eq distinct|same|flat --latency-seconds N --idle N --gst-reference N --json`.
 pub struct Args {
     pub sources: usize,
     pub sinks: usize,
@@ -41,6 +43,8 @@ pub struct Args {
     pub latency_seconds: Option<f64>,
     /// Sources that stop sending after 2 s (render bench).
     pub idle: usize,
+    /// Loopback bench: only measure the GStreamer reference sender for this many seconds.
+    pub gst_reference: f64,
     pub json: bool,
 }
 
@@ -53,6 +57,7 @@ pub fn args() -> Args {
         eq: Eq::Distinct,
         latency_seconds: None,
         idle: 0,
+        gst_reference: 0.0,
         json: false,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
@@ -76,6 +81,7 @@ pub fn args() -> Args {
             "--seconds" => a.seconds = number,
             "--latency-seconds" => a.latency_seconds = Some(number),
             "--idle" => a.idle = number as usize,
+            "--gst-reference" => a.gst_reference = number,
             "--eq" => {
                 a.eq = match value.as_str() {
                     "same" => Eq::Same,
