@@ -176,6 +176,18 @@ impl SourceBuffer {
         now_s - self.last_arrival_s < (self.peak_gap_ms + 10.0) / 1000.0
     }
 
+    /// The newest audio as a continuous position at router time `now_s`: the write head less
+    /// the part of the last packet that, played at the nominal rate from its arrival, is not
+    /// due yet. The write head moves a packet at a time, so a fill measured against it depends
+    /// on where in the packet cycle a reader happens to render; against this it does not, and
+    /// readers rendering at different instants (sinks whose ticks are spread over the period)
+    /// settle on the same play position for the same time.
+    pub fn head_at(&self, now_s: f64) -> f64 {
+        let since = (now_s - self.last_arrival_s) * f64::from(self.rate);
+        let pending = (self.packet_frames as f64 - since.max(0.0)).max(0.0);
+        self.timeline.write_head() as f64 - pending
+    }
+
     /// Whether a packet arrived within the last 200 ms.
     pub fn is_active(&self, now_s: f64) -> bool {
         now_s - self.last_arrival_s < 0.2

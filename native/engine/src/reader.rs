@@ -7,7 +7,11 @@
 //! Rate control: `step = source_rate / sink_rate * (1 + drift) * (1 + correction)`, where
 //! `drift` is the source's measured clock error (feed-forward) and `correction` a proportional
 //! term on the average buffer error over 100 ms windows (+-0.5 %, inaudible), updated only
-//! while packets flow. Too much queued (beyond `max(2 x target, 50 ms)`) is fixed with a jump
+//! while packets flow. The buffer is measured against the source's continuous head
+//! ([`SourceBuffer::head_at`]), not the write head that steps once per packet, so the play
+//! position for a given time does not depend on where in the packet cycle a sink's tick falls:
+//! sinks ticking at different instants stay aligned, and latency stays put as the sender's and
+//! the router's clocks slide past each other. Too much queued (beyond `max(2 x target, 50 ms)`) is fixed with a jump
 //! ahead (fade out, move, fade in); too little never jumps back (that would replay audio): the
 //! path slows down, and if it runs dry it holds silence until a full target is queued again.
 //!
@@ -208,7 +212,7 @@ impl SourceReader {
         if let Some(since) = self.stalled_since {
             // Measured as if there were no delay, so a delayed path keeps exactly its delay
             // behind an undelayed one.
-            let fill = src.timeline.write_head() as f64 - self.next_in as f64 - self.delay as f64;
+            let fill = src.head_at(now_s) - self.next_in as f64 - self.delay as f64;
             if fill < target {
                 out.fill(0.0);
                 return true;
@@ -230,8 +234,7 @@ impl SourceReader {
             self.err_sum = 0.0;
             self.err_frames = 0;
         } else if self.ramp == Ramp::Steady {
-            let fill =
-                src.timeline.write_head() as f64 - self.current_position() - self.delay as f64;
+            let fill = src.head_at(now_s) - self.current_position() - self.delay as f64;
             self.err_sum += (fill - target) * frames_out as f64;
             self.err_frames += frames_out;
             if self.err_frames >= self.window {
@@ -506,6 +509,53 @@ mod tests {
             max_step,
             drift_ppm: src.drift.ppm(),
             reader,
+        }
+    }
+
+    /// Two readers of one source rendering at different instants in the packet cycle (sinks
+    /// whose ticks are spread over the period) settle on the same play position for the same
+    /// time, whatever the offset: the fill is measured against the continuous head, not the
+    /// write head that steps once per packet.
+    #[test]
+    fn readers_rendering_at_different_phases_stay_aligned() {
+        for offset_ms in [0.7, 2.2, 3.7, 5.3] {
+            let rate = 48_000.0;
+            let mut src = SourceBuffer::new(48_000, 2, 1.0, JitterConfig::default());
+            let mut a = SourceReader::new(2, 48_000, 48_000, 288, 0.0);
+            let mut b = SourceReader::new(2, 48_000, 48_000, 288, 0.0);
+            let mut rng = Lcg(7);
+            let mut packet = Vec::with_capacity(1200);
+            let mut out = vec![0.0f32; 576];
+            let offset = offset_ms / 1000.0;
+            let (mut seq, mut t_a) = (0u64, 0.05f64);
+            // Packets every 6 ms with up to 0.5 ms of network jitter, fed up to time `t`.
+            let mut feed = |src: &mut SourceBuffer, t: f64| loop {
+                let arrival = (seq * 288) as f64 / rate + 0.0005 * rng.next_f64();
+                if arrival > t {
+                    break;
+                }
+                sine_packet(seq * 288, 288, rate, &mut packet);
+                let ts = (seq * 288) as u32;
+                src.push_rtp(seq as u16, ts, &packet, SampleFormat::S16Be, arrival);
+                seq += 1;
+            };
+            let mut last = (0.0, 0.0);
+            while t_a < 60.0 {
+                feed(&mut src, t_a);
+                a.render(&src, t_a, &mut out);
+                let pos_a = a.current_position();
+                feed(&mut src, t_a + offset);
+                b.render(&src, t_a + offset, &mut out);
+                last = (pos_a, b.current_position());
+                src.play_pos = a.play_position().min(b.play_position());
+                t_a += 0.006;
+            }
+            // B renders `offset` later, so it should be that much further into the stream.
+            let error_ms = ((last.1 - last.0) / rate - offset) * 1000.0;
+            assert!(
+                error_ms.abs() < 0.5,
+                "offset {offset_ms} ms: misaligned by {error_ms:.2} ms"
+            );
         }
     }
 

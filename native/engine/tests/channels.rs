@@ -39,6 +39,15 @@ fn level_at(x: &[f64], freq: f64, rate: f64) -> f64 {
     2.0 * (re * re + im * im).sqrt() / x.len() as f64
 }
 
+/// Level of the strongest frequency within 0.5 % of `freq`: the clock-drift controller may
+/// play the stream up to that much faster or slower while its buffer settles after the start,
+/// which moves a tone off the single DFT bin.
+fn level_near(x: &[f64], freq: f64, rate: f64) -> f64 {
+    (-25..=25)
+        .map(|k| level_at(x, freq * (1.0 + f64::from(k) * 0.0002), rate))
+        .fold(0.0, f64::max)
+}
+
 #[test]
 fn surround_keeps_channel_order_and_down_mixes_to_stereo() {
     let _serial = serial();
@@ -67,7 +76,7 @@ fn surround_keeps_channel_order_and_down_mixes_to_stereo() {
         .collect();
     let ch = split(&mid51, 6);
     for (c, (f, a)) in TONES.iter().enumerate() {
-        let own = level_at(&ch[c], *f, 48_000.0);
+        let own = level_near(&ch[c], *f, 48_000.0);
         assert!(
             (own - a).abs() < 0.03,
             "channel {c} carries {f} Hz at {own}"
