@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { app, fastifyOptions } from './app.js';
 import { loadCertificate } from './http/certificate.js';
+import { prettyDestination } from './log-format.js';
 import type { Settings } from './settings.js';
 
 export interface RunningServer {
@@ -84,7 +85,12 @@ export async function serve({ settings, mediaCommandPort }: ServeOptions): Promi
   const fastify = Fastify({
     ...fastifyOptions,
     https: { cert: certificate.cert, key: certificate.key },
-    logger: { level: settings.logLevel },
+    logger: {
+      level: settings.logLevel,
+      ...(settings.logFormat === 'pretty' || (settings.logFormat === 'auto' && process.stdout.isTTY)
+        ? { stream: prettyDestination(process.stdout) }
+        : {}),
+    },
   });
   const log = fastify.log;
   if (certificate.generated) {

@@ -30,6 +30,8 @@ export interface Settings {
   readonly apiToken: string | undefined;
   /** LOG_LEVEL: fatal, error, warn, info (default), debug, trace. */
   readonly logLevel: string;
+  /** LOG_FORMAT: auto (default: readable on a terminal, else JSON), json, pretty. */
+  readonly logFormat: 'auto' | 'json' | 'pretty';
   /**
    * The audio engine: ENGINE, ENGINE_BIND, SCREAM_PORTS, SCREAM_TAGGED_PORT, RTP_PORTS,
    * MULTICAST_GROUPS, JITTER_BUFFER, JITTER_MIN_MS, JITTER_MAX_MS. Null when ENGINE=off.
@@ -82,6 +84,10 @@ export function readSettings(env: Env = process.env): Settings {
       `LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got '${logLevel}'`,
     );
   }
+  const logFormat = env.LOG_FORMAT?.trim() || 'auto';
+  if (logFormat !== 'auto' && logFormat !== 'json' && logFormat !== 'pretty') {
+    throw new SettingsError(`LOG_FORMAT must be auto, json or pretty, got '${logFormat}'`);
+  }
   const engine = readEngineSettings(env);
   if (engine && !isIP(engine.bind)) {
     throw new SettingsError(
@@ -99,6 +105,7 @@ export function readSettings(env: Env = process.env): Settings {
     certificateKeyPath: key && resolve(key),
     apiToken: env.API_TOKEN || undefined,
     logLevel,
+    logFormat,
     engine,
   };
 }

@@ -17,6 +17,8 @@ test('defaults: every interface, automatic ports, config in ~/.config/tributary,
   assert.equal(s.reloadTimeoutMs, 3000);
   assert.equal(s.certificatePath, null);
   assert.equal(s.apiToken, undefined);
+  assert.equal(s.logFormat, 'auto');
+  assert.equal(readSettings({ LOG_FORMAT: 'json' }).logFormat, 'json');
   assert.equal(readSettings({ XDG_CONFIG_HOME: '/x' }).configPath, '/x/tributary/config.yaml');
 });
 
@@ -84,6 +86,7 @@ test('bad values are refused naming the variable', () => {
     [{ CONFIGURATION_RELOAD_TIMEOUT: '0' }, /CONFIGURATION_RELOAD_TIMEOUT/],
     [{ CERTIFICATE: '/c.pem' }, /CERTIFICATE and CERTIFICATE_KEY must be set together/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+    [{ LOG_FORMAT: 'xml' }, /LOG_FORMAT must be auto, json or pretty, got 'xml'/],
     [{ ENGINE: 'yes' }, /ENGINE must be 'on' or 'off', got 'yes'/],
     [{ ENGINE_BIND: 'localhost' }, /ENGINE_BIND must be an IP address .*got 'localhost'/],
     [{ SCREAM_PORTS: '4010,x' }, /SCREAM_PORTS must be comma-separated ports/],

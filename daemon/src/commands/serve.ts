@@ -23,6 +23,8 @@ Environment:
   API_TOKEN                     Require this token on every request (Bearer header or cookie
                                 tributary_token); unset: the API is open
   LOG_LEVEL                     fatal, error, warn, info (default), debug, trace, silent
+  LOG_FORMAT                    auto (default: readable lines on a terminal, else JSON lines),
+                                json, or pretty
 
 Audio engine (ports are comma-separated lists; off for none):
   ENGINE                        on (default), or off to run the API without audio
