@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { errors } from '../routes/shared.js';
+import { documentedWebSocket, errors, feed } from '../routes/shared.js';
 import { StatsMessage } from './schema.js';
 
 const tags = ['System'];
@@ -31,9 +31,7 @@ const statsRoutes: FastifyPluginAsync = async (fastify) => {
     '/ws/stats',
     {
       websocket: true,
-      config: {
-        swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, hide: false }, url }),
-      },
+      config: documentedWebSocket,
       schema: {
         tags,
         operationId: 'watchStats',
@@ -50,16 +48,12 @@ const statsRoutes: FastifyPluginAsync = async (fastify) => {
         },
       },
     },
-    (socket) => {
-      const send = () => {
-        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(engine.stats()));
-      };
-      send();
-      const timer = setInterval(send, STATS_INTERVAL_MS);
-      const stop = () => clearInterval(timer);
-      socket.on('close', stop);
-      socket.on('error', stop);
-    },
+    (socket) =>
+      feed(socket, (send) => {
+        send(engine.stats());
+        const timer = setInterval(() => send(engine.stats()), STATS_INTERVAL_MS);
+        return () => clearInterval(timer);
+      }),
   );
 };
 
