@@ -10,24 +10,14 @@ import { parseEq, parseRenderArgs, resolveFormats } from '../../src/commands/ren
 import { progressLine } from '../../src/commands/render-progress.js';
 import { parseWav } from '../../src/commands/render-wav.js';
 import { cli } from '../daemon-process.js';
-import { tempDir } from '../helpers.js';
+import { runCommand, tempDir } from '../helpers.js';
 
 /** Runs the command in this process (fast); the terminal test below spawns the real CLI. */
 async function render(args: string[], env: Record<string, string> = {}) {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);
-  let stdout = '';
-  let stderr = '';
   try {
-    const status = await run(args, {
-      out: (text) => {
-        stdout += text;
-      },
-      err: (text) => {
-        stderr += text;
-      },
-    });
-    return { status, stdout, stderr };
+    return await runCommand(run, args);
   } finally {
     for (const [k, v] of Object.entries(saved)) {
       if (v === undefined) delete process.env[k];
