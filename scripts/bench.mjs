@@ -4,6 +4,7 @@
 // `npm run bench -- native` runs only the benchmarks whose name contains "native".
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { chooseByName } from './choose-by-name.mjs';
 
 const benches = [
   {
@@ -23,16 +24,7 @@ const benches = [
   },
 ];
 
-const filters = process.argv.slice(2);
-const chosen = filters.length
-  ? benches.filter((b) => filters.some((f) => b.name.includes(f)))
-  : benches;
-if (chosen.length === 0) {
-  console.error(
-    `no benchmark matches ${filters.join(' ')}; benchmarks: ${benches.map((b) => b.name).join(', ')}`,
-  );
-  process.exit(2);
-}
+const chosen = chooseByName(benches, process.argv.slice(2), 'benchmark');
 const failed = [];
 for (const b of chosen) {
   console.log(`\n=== bench: ${b.name} (${b.what})`);

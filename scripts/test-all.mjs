@@ -4,6 +4,7 @@
 // failed or any suite's result could not be read.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { chooseByName } from './choose-by-name.mjs';
 import { suites } from './test-suites.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -71,16 +72,7 @@ function run(suite) {
 }
 
 async function main() {
-  const filters = process.argv.slice(2);
-  const chosen = filters.length
-    ? suites.filter((s) => filters.some((f) => s.name.includes(f)))
-    : suites;
-  if (chosen.length === 0) {
-    console.error(
-      `no suite matches ${filters.join(' ')}; suites: ${suites.map((s) => s.name).join(', ')}`,
-    );
-    process.exit(2);
-  }
+  const chosen = chooseByName(suites, process.argv.slice(2), 'suite');
   const results = [];
   for (const suite of chosen) {
     console.log(`\n=== ${suite.name}: ${suite.cmd} ${suite.args.join(' ')}`);
