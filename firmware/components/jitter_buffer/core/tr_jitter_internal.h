@@ -31,9 +31,10 @@ void tr_jitter_forget(tr_jitter_t *jb, uint64_t from, uint64_t to);
 double tr_jitter_target_frames(const tr_jitter_t *jb);
 
 /**
- * The newest audio as a continuous position at `now_us`: the write head less the part of the
- * last packet that, played at the nominal rate from its arrival, is not due yet. Measured against
- * it, the fill level does not saw-tooth with packet arrivals.
+ * Where the stream is due at `now_us`, as a continuous position: the audio that would have
+ * arrived by now with the least delay seen recently (the transit envelope). Measured against it,
+ * the fill level does not saw-tooth with packet arrivals, and jitter or a stall does not look like
+ * clock drift; the write head (what did arrive) still decides underruns.
  */
 double tr_jitter_head_at(const tr_jitter_t *jb, int64_t now_us);
 

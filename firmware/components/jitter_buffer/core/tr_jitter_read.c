@@ -5,26 +5,30 @@
 
 /** Time constant of the smoothed fill level the controller acts on. */
 #define LEVEL_TAU_S 1.0
-/** PI gains: ppm of correction per ms of level error, and per ms.s of accumulated error. */
-#define KP_PPM_PER_MS 150.0
-#define KI_PPM_PER_MS_S 10.0
-/** Queued audio this far above the target (and over twice it) is skipped, not slowly drained. */
-#define CATCH_UP_MS 100.0
+/** Proportional gain, as the router's: 10 ms of level error give a 0.1 % rate change. */
+#define KP_PPM_PER_MS 100.0
+/**
+ * Queued audio this far above the target (or the target itself, if larger) is skipped rather than
+ * drained at max_ppm: a sender catching up would otherwise add its excess to the latency for
+ * minutes.
+ */
+#define CATCH_UP_MS 40.0
 /** Fade length for concealment and restarts. */
 #define FADE_FRAMES 64u
 /** An underrun followed by packets within this time was a stall, not the end of the stream. */
-#define STALL_US 1000000
+#define STALL_US 500000
 /** Adaptive target added per underrun. */
 #define SPIKE_STEP_MS 10.0f
 
 double tr_jitter_head_at(const tr_jitter_t *jb, int64_t now_us)
 {
-    if (jb->last_arrival_us == INT64_MIN) {
+    if (!jb->have_transit) {
         return (double)jb->write_head;
     }
-    double since = (double)(now_us - jb->last_arrival_us) * jb->rate / 1e6;
-    double pending = (double)jb->packet_frames - (since > 0 ? since : 0);
-    return (double)jb->write_head - (pending > 0 ? pending : 0);
+    double envelope = jb->envelope_prev_s < jb->envelope_cur_s ? jb->envelope_prev_s
+                                                               : jb->envelope_cur_s;
+    double due_s = (double)(now_us - jb->origin_us) / 1e6 - envelope;
+    return (double)jb->origin_pos + due_s * jb->rate;
 }
 
 float tr_jitter_target_ms(const tr_jitter_t *jb)
@@ -40,6 +44,11 @@ float tr_jitter_level_ms(const tr_jitter_t *jb)
 float tr_jitter_correction_ppm(const tr_jitter_t *jb)
 {
     return (float)jb->ratio_ppm;
+}
+
+float tr_jitter_drift_ppm(const tr_jitter_t *jb)
+{
+    return (float)jb->drift.ppm;
 }
 
 float tr_jitter_jitter_ms(const tr_jitter_t *jb)
@@ -110,17 +119,18 @@ static bool interpolate(tr_jitter_t *jb, int16_t *out)
     return true;
 }
 
-/** Runs the PI controller once per read; returns the read step in Q32. */
+/** Runs the rate control once per read; returns the read step in Q32. */
 static uint64_t control(tr_jitter_t *jb, double target, size_t frames, uint32_t out_rate,
                         int64_t now_us)
 {
     double dt = (double)frames / out_rate;
-    double head = tr_jitter_head_at(jb, now_us);
+    double head = tr_jitter_head_at(jb, now_us) - dt * jb->rate; // after this block
     double level = head - ((double)jb->read_pos + jb->read_frac / 4294967296.0);
     double a = dt / LEVEL_TAU_S;
     jb->level_avg += (level - jb->level_avg) * (a < 1.0 ? a : 1.0);
     double err_ms = (jb->level_avg - target) * 1000.0 / jb->rate;
-    if (err_ms > CATCH_UP_MS && level > 2.0 * target) {
+    double target_ms = target * 1000.0 / jb->rate;
+    if (err_ms > (CATCH_UP_MS > target_ms ? CATCH_UP_MS : target_ms)) {
         uint64_t to = (uint64_t)(head - target);
         tr_jitter_forget(jb, jb->read_pos - 1, to - 1);
         jb->stats.skipped_frames += to - jb->read_pos;
@@ -129,11 +139,10 @@ static uint64_t control(tr_jitter_t *jb, double target, size_t frames, uint32_t 
         err_ms = 0;
     }
     double limit = jb->config.max_ppm;
-    jb->integral_ppm += KI_PPM_PER_MS_S * err_ms * dt;
-    jb->integral_ppm = jb->integral_ppm > limit ? limit : jb->integral_ppm < -limit ? -limit
-                                                                                   : jb->integral_ppm;
-    double ratio = KP_PPM_PER_MS * err_ms + jb->integral_ppm;
-    jb->ratio_ppm = ratio > limit ? limit : ratio < -limit ? -limit : ratio;
+    double correction = KP_PPM_PER_MS * err_ms;
+    jb->correction_ppm = correction > limit ? limit : correction < -limit ? -limit : correction;
+    // (1 + drift) * (1 + correction): the drift feeds forward, the correction holds the level.
+    jb->ratio_ppm = ((1.0 + jb->drift.ppm * 1e-6) * (1.0 + jb->correction_ppm * 1e-6) - 1.0) * 1e6;
     double step = (double)jb->rate / out_rate * (1.0 + jb->ratio_ppm * 1e-6);
     return (uint64_t)(step * 4294967296.0);
 }
@@ -148,11 +157,21 @@ void tr_jitter_read(tr_jitter_t *jb, int16_t *out, size_t frames, uint32_t out_r
         while (jb->read_pos < jb->write_head && !tr_jitter_is_present(jb, jb->read_pos)) {
             jb->read_pos++;
         }
-        double level = tr_jitter_head_at(jb, now_us) - (double)jb->read_pos;
-        if (level >= target && jb->write_head - jb->read_pos >= TR_JITTER_SLACK) {
+        // The level as it will be after this block: the block is taken now, all at once.
+        double block = (double)frames * jb->rate / out_rate;
+        double level = tr_jitter_head_at(jb, now_us) - block - (double)jb->read_pos;
+        if (level >= target && jb->write_head - jb->read_pos >= block + TR_JITTER_SLACK) {
+            // Start exactly a target behind the newest audio: no transient for the controller,
+            // and after a stall the burst that ends it is not all added to the latency.
+            double start = (double)jb->read_pos + (level - target);
+            uint64_t to = (uint64_t)start;
+            tr_jitter_forget(jb, jb->read_pos - 1, to - 1);
+            jb->stats.skipped_frames += to - jb->read_pos;
+            jb->read_pos = to;
+            jb->read_frac = (uint32_t)((start - (double)to) * 4294967296.0);
+            level = target;
             jb->playing = true;
             jb->level_avg = level;
-            jb->read_frac = 0;
             jb->ramp = FADE_FRAMES;
             jb->conceal_run = 0;
         } else {

@@ -48,8 +48,8 @@ static void clamp_config(tr_jitter_config_t *c)
     if (c->max_ms > 200) {
         c->max_ms = 200;
     }
-    if (c->max_ppm > 5000) {
-        c->max_ppm = 5000;
+    if (c->max_ppm > 10000) {
+        c->max_ppm = 10000;
     }
 }
 
@@ -88,7 +88,9 @@ void tr_jitter_reset(tr_jitter_t *jb, uint32_t rate)
     jb->spike_ms = 0;
     jb->jitter_s = 0;
     jb->level_avg = 0;
-    jb->integral_ppm = 0;
+    tr_drift_restart(&jb->drift);
+    jb->drift.ppm = 0;
+    jb->correction_ppm = 0;
     jb->ratio_ppm = 0;
     jb->last[0] = jb->last[1] = 0;
     jb->conceal_run = 0;
@@ -133,8 +135,9 @@ static uint64_t resync_position(const tr_jitter_t *jb)
 
 static void count_packet(tr_jitter_t *jb, uint32_t frames, int64_t arrival_us)
 {
-    int64_t since_us = arrival_us - jb->last_arrival_us;
-    if (jb->last_arrival_us == INT64_MIN || since_us >= SPURT_GAP_US) {
+    int64_t since_us = jb->last_arrival_us == INT64_MIN ? INT64_MAX
+                                                        : arrival_us - jb->last_arrival_us;
+    if (since_us >= SPURT_GAP_US) {
         jb->have_transit = false; // a new talk spurt: its first transit is the new reference
     } else if (since_us > 0) {
         float since_s = (float)since_us / 1e6f;
@@ -151,22 +154,42 @@ static void count_packet(tr_jitter_t *jb, uint32_t frames, int64_t arrival_us)
     jb->last_arrival_us = arrival_us;
 }
 
-/** RFC 3550 interarrival jitter from the packet whose last frame ends at `end_pos`. */
-static void observe_transit(tr_jitter_t *jb, int64_t arrival_us, uint64_t end_pos)
+/** Length of one window of the transit envelope. */
+#define ENVELOPE_WINDOW_US 1000000
+
+/**
+ * RFC 3550 interarrival jitter from the packet that starts at `start_pos`, and the envelope of
+ * the transit time (its minimum over the last one to two seconds): network delay only ever adds
+ * to the transit, so the envelope says when audio is due without jitter. As in the router, a
+ * packet's first frame is due when it arrives, its last one a packet's time later.
+ */
+static void observe_transit(tr_jitter_t *jb, int64_t arrival_us, uint64_t start_pos)
 {
     if (!jb->have_transit) {
         jb->origin_us = arrival_us;
-        jb->origin_pos = end_pos;
+        jb->origin_pos = start_pos;
+        tr_drift_restart(&jb->drift);
     }
     double transit = (double)(arrival_us - jb->origin_us) / 1e6 -
-                     ((double)end_pos - (double)jb->origin_pos) / jb->rate;
+                     ((double)start_pos - (double)jb->origin_pos) / jb->rate;
     if (jb->have_transit) {
         double d = transit - jb->last_transit_s;
         d = d < 0 ? -d : d;
         if (d < 1.0) {
             jb->jitter_s += (d - jb->jitter_s) / 16.0;
         }
+        if (arrival_us - jb->envelope_start_us >= ENVELOPE_WINDOW_US) {
+            jb->envelope_prev_s = jb->envelope_cur_s;
+            jb->envelope_cur_s = transit;
+            jb->envelope_start_us = arrival_us;
+        } else if (transit < jb->envelope_cur_s) {
+            jb->envelope_cur_s = transit;
+        }
+    } else {
+        jb->envelope_prev_s = jb->envelope_cur_s = transit;
+        jb->envelope_start_us = arrival_us;
     }
+    tr_drift_observe(&jb->drift, (double)(arrival_us - jb->origin_us) / 1e6, transit);
     jb->last_transit_s = transit;
     jb->have_transit = true;
 }
@@ -270,7 +293,7 @@ void tr_jitter_push_rtp(tr_jitter_t *jb, uint16_t sequence, uint32_t timestamp,
         return;
     }
     if (ext_seq == jb->highest_seq) {
-        observe_transit(jb, arrival_us, pos + frames);
+        observe_transit(jb, arrival_us, pos);
     }
     store(jb, pos, payload, frames, true);
 }
@@ -306,7 +329,8 @@ void tr_jitter_push_scream(tr_jitter_t *jb, const uint8_t *payload, size_t len,
         store(jb, jb->scream_next, payload, whole, false);
         jb->scream_next += whole;
     }
+    uint64_t start = jb->scream_next - whole;
     memcpy(jb->partial + jb->partial_len, payload + 4 * whole, len - 4 * whole);
     jb->partial_len = (uint8_t)(jb->partial_len + len - 4 * whole);
-    observe_transit(jb, arrival_us, jb->scream_next);
+    observe_transit(jb, arrival_us, start);
 }

@@ -1,14 +1,16 @@
 // The receive buffer of an ESP32-S3 receiver: places packets by RTP timestamp (so loss and
 // reordering fall out of the positions) or as a Scream byte stream, sizes itself with the same
 // rules as the router's engine (fixed, or adaptive to the measured jitter within 20-200 ms), and
-// plays out at the output's own clock, correcting clock drift by resampling (4-point Hermite)
-// with a ratio a PI controller keeps on the fill level. Caller-provided storage; nothing here
+// plays out at the output's own clock, resampling (4-point Hermite) by the sender's measured clock
+// drift plus a proportional correction on the fill level, as the router does. Caller-provided storage; nothing here
 // allocates, blocks or knows about FreeRTOS.
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "tr_drift.h"
 
 /** 32-bit words of presence bits needed for `capacity` frames. */
 #define TR_JITTER_PRESENT_WORDS(capacity) (((capacity) + 31u) / 32u)
@@ -17,7 +19,7 @@ typedef struct {
     bool adaptive;    // track measured jitter (true) or hold min_ms (false)
     uint16_t min_ms;  // the fixed target, or the adaptive floor (clamped to 20-200)
     uint16_t max_ms;  // the adaptive ceiling (clamped to min-200)
-    uint16_t max_ppm; // largest clock correction, parts per million
+    uint16_t max_ppm; // largest fill-level correction on top of the drift, ppm
 } tr_jitter_config_t;
 
 typedef struct {
@@ -50,8 +52,11 @@ typedef struct {
     double jitter_s;
     double last_transit_s;
     bool have_transit;
-    int64_t origin_us;
+    int64_t origin_us;  // reference of the transit times (restarts with each talk spurt)
     uint64_t origin_pos;
+    double envelope_cur_s;  // least transit in the current window, and in the one before
+    double envelope_prev_s;
+    int64_t envelope_start_us;
     bool have_rtp;
     uint64_t highest_seq;
     uint64_t last_ext_ts;
@@ -64,8 +69,9 @@ typedef struct {
     uint64_t read_pos;
     uint32_t read_frac; // Q32 fraction between read_pos and read_pos + 1
     double level_avg;   // frames, smoothed
-    double integral_ppm;
-    double ratio_ppm;
+    tr_drift_t drift;   // the sender's clock (feed-forward)
+    double correction_ppm; // proportional correction on the fill level
+    double ratio_ppm;   // drift + correction, as applied
     float last[2];      // last output frame, for concealment fades
     uint32_t conceal_run;
     uint32_t ramp;      // frames of fade-in left after concealment or a start
@@ -107,8 +113,11 @@ float tr_jitter_target_ms(const tr_jitter_t *jb);
 /** Audio buffered ahead of the output (smoothed), in milliseconds. */
 float tr_jitter_level_ms(const tr_jitter_t *jb);
 
-/** The clock correction applied now, in ppm (positive: the sender's clock is faster). */
+/** The resampling ratio applied now, drift and correction, in ppm (positive: reading faster). */
 float tr_jitter_correction_ppm(const tr_jitter_t *jb);
+
+/** The sender's clock against this device's, as measured from arrival times, in ppm. */
+float tr_jitter_drift_ppm(const tr_jitter_t *jb);
 
 /** The RFC 3550 interarrival jitter, in milliseconds. */
 float tr_jitter_jitter_ms(const tr_jitter_t *jb);
