@@ -47,7 +47,7 @@ const char *tr_ota_check_image(const uint8_t *head, size_t len, tr_ota_app_t *ap
     copy_field(app->version, d + 16, 32);
     copy_field(app->project, d + 48, 32);
     copy_field(app->idf_version, d + 112, 32);
-    if (strcmp(app->project, "esp32-rtp") != 0) {
+    if (strcmp(app->project, TR_OTA_PROJECT) != 0) {
         return "not the Tributary firmware (its project name is not esp32-rtp)";
     }
     return NULL;

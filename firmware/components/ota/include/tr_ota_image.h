@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** The project name of this firmware's images (esp_app_desc_t.project_name). */
+#define TR_OTA_PROJECT "esp32-rtp"
+
 /** Bytes needed to check an image: header, first segment header and the app description. */
 #define TR_OTA_HEAD_BYTES 288
 

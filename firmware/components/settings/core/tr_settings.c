@@ -44,6 +44,19 @@ void tr_settings_defaults(tr_settings_t *s)
 #endif
 }
 
+/** A default name gains the id's last four hex digits (ESP32-RTP-ABCD). */
+static void name_after_identity(tr_settings_t *s)
+{
+    if (strcmp(s->name, CONFIG_TR_DEFAULT_NAME) == 0 && strlen(s->name) + 5 < sizeof s->name) {
+        char suffix[6];
+        snprintf(suffix, sizeof suffix, "-%.4s", s->config_id + 32);
+        for (char *c = suffix; *c; c++) {
+            *c = (char)((*c >= 'a' && *c <= 'f') ? *c - 32 : *c);
+        }
+        strcat(s->name, suffix);
+    }
+}
+
 void tr_settings_assign_identity(tr_settings_t *s, const uint8_t uuid[16])
 {
     uint8_t u[16];
@@ -57,14 +70,32 @@ void tr_settings_assign_identity(tr_settings_t *s, const uint8_t uuid[16])
         }
         o += sprintf(o, "%02x", u[i]);
     }
-    if (strcmp(s->name, CONFIG_TR_DEFAULT_NAME) == 0 && strlen(s->name) + 5 < sizeof s->name) {
-        char suffix[6];
-        snprintf(suffix, sizeof suffix, "-%.4s", s->config_id + 32);
-        for (char *c = suffix; *c; c++) {
-            *c = (char)((*c >= 'a' && *c <= 'f') ? *c - 32 : *c);
-        }
-        strcat(s->name, suffix);
+    name_after_identity(s);
+}
+
+bool tr_settings_restore_identity(tr_settings_t *s, const char *config_id)
+{
+    if (!tr_uuid_text(config_id)) {
+        return false;
     }
+    memcpy(s->config_id, config_id, 37);
+    name_after_identity(s);
+    return true;
+}
+
+bool tr_uuid_text(const char *v)
+{
+    if (strlen(v) != 36) {
+        return false;
+    }
+    for (int i = 0; i < 36; i++) {
+        bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+        bool hexdigit = (v[i] >= '0' && v[i] <= '9') || (v[i] >= 'a' && v[i] <= 'f');
+        if (dash ? v[i] != '-' : !hexdigit) {
+            return false;
+        }
+    }
+    return true;
 }
 
 bool tr_field_error(tr_settings_error_t *err, const char *field, const char *rule,

@@ -22,3 +22,6 @@ int tr_set_text_field(tr_settings_t *s, const char *key, const char *v, tr_setti
 /** Sets any field; `trusted` (the saved file) may also set config_id and revision. */
 bool tr_settings_set_field(tr_settings_t *s, const char *key, const char *value, bool trusted,
                            tr_settings_error_t *err);
+
+/** A lower-case RFC 4122 UUID in text form. */
+bool tr_uuid_text(const char *v);

@@ -8,21 +8,6 @@
 #include "tr_settings.h"
 #include "tr_settings_fields.h"
 
-static bool uuid_text(const char *v)
-{
-    if (strlen(v) != 36) {
-        return false;
-    }
-    for (int i = 0; i < 36; i++) {
-        bool dash = i == 8 || i == 13 || i == 18 || i == 23;
-        bool hexdigit = (v[i] >= '0' && v[i] <= '9') || (v[i] >= 'a' && v[i] <= 'f');
-        if (dash ? v[i] != '-' : !hexdigit) {
-            return false;
-        }
-    }
-    return true;
-}
-
 bool tr_settings_set_field(tr_settings_t *s, const char *key, const char *v, bool trusted,
                            tr_settings_error_t *err)
 {
@@ -95,7 +80,7 @@ bool tr_settings_set_field(tr_settings_t *s, const char *key, const char *v, boo
                 return tr_field_error(err, key, "format", "A whole number.");
             }
             s->revision = n;
-        } else if (!uuid_text(v)) {
+        } else if (!tr_uuid_text(v)) {
             return tr_field_error(err, key, "format", "A lower-case UUID.");
         } else {
             memcpy(s->config_id, v, 37);

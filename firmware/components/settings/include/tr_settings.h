@@ -56,6 +56,9 @@ void tr_settings_defaults(tr_settings_t *s);
  */
 void tr_settings_assign_identity(tr_settings_t *s, const uint8_t uuid[16]);
 
+/** Restores a saved config_id (false if it is not a UUID), naming a default-named device. */
+bool tr_settings_restore_identity(tr_settings_t *s, const char *config_id);
+
 /** Sets one field from text (as in forms, JSON strings or the saved file). */
 bool tr_settings_set(tr_settings_t *s, const char *key, const char *value,
                      tr_settings_error_t *err);

@@ -17,7 +17,7 @@ static void stats(tr_text_t *t, const tr_settings_t *s, const tr_status_t *st)
     char buf[128];
     tr_text_str(t, "<section><h2>Status</h2><table>");
     row(t, "Audio", st->audio);
-    if (st->last_error && st->last_error[0]) {
+    if (st->last_error[0]) {
         row(t, "Last problem", st->last_error);
     }
     snprintf(buf, sizeof buf, "%s, %d dBm%s", st->ip[0] ? st->ip : "not connected", st->rssi,
@@ -116,7 +116,7 @@ size_t tr_status_json(const tr_settings_t *s, const tr_status_t *st, char *out, 
                 (unsigned long)st->uptime_s);
     tr_text_json(&t, st->audio);
     tr_text_str(&t, ",\"last_error\":");
-    tr_text_json(&t, st->last_error ? st->last_error : "");
+    tr_text_json(&t, st->last_error);
     tr_text_fmt(&t,
                 ",\"packets\":%lu,\"lost\":%lu,\"late\":%lu,\"dropped\":%lu,\"underruns\":%lu,"
                 "\"concealed_frames\":%llu,\"target_ms\":%.1f,\"level_ms\":%.1f,"

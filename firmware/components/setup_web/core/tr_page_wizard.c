@@ -116,6 +116,12 @@ static void audio_step(tr_text_t *t, const tr_wizard_t *w)
         }
         tr_page_input(t, "Listen port", "port", "number", port,
                       "Empty: 40000 for RTP, 4010 for Scream.", "min=\"1\" max=\"65535\"", e);
+        tr_text_str(t, "<label for=\"rate\">Sample rate</label><select id=\"rate\" "
+                       "name=\"rate\">");
+        option(t, "48000", "48 kHz", d->rate == 48000);
+        option(t, "44100", "44.1 kHz", d->rate == 44100);
+        tr_text_str(t, "</select><p class=\"hint\">What Tributary should send; a Scream "
+                       "stream or an RTP one announced by SAP says its own rate.</p>");
     } else {
         if (d->target_port) {
             snprintf(port, sizeof port, "%u", (unsigned)d->target_port);
@@ -124,13 +130,6 @@ static void audio_step(tr_text_t *t, const tr_wizard_t *w)
                       "Its IP address (192.168.1.10) or name (tributary.local).", "required", e);
         tr_page_input(t, "Destination port", "target_port", "number", port,
                       "Empty: 40000 for RTP, 4010 for Scream.", "min=\"1\" max=\"65535\"", e);
-        if (d->mode == TR_MODE_USB_SENDER) {
-            tr_text_str(t, "<label for=\"rate\">Sample rate</label><select id=\"rate\" "
-                           "name=\"rate\">");
-            option(t, "48000", "48 kHz", d->rate == 48000);
-            option(t, "44100", "44.1 kHz", d->rate == 44100);
-            tr_text_str(t, "</select>");
-        }
         tr_text_fmt(t,
                     "<label class=\"choice\"><input type=\"checkbox\" name=\"sap\"%s>Announce "
                     "the RTP stream (SAP), so Tributary and other players find it</label>",

@@ -8,11 +8,10 @@ static const char *const NAMES[TR_STEP_COUNT] = {"wifi", "mode", "audio", "revie
 
 static const char *const WIFI_FIELDS[] = {"wifi_ssid", "wifi_password", NULL};
 static const char *const MODE_FIELDS[] = {"mode", NULL};
-static const char *const RECEIVER_FIELDS[] = {"name", "protocol", "port", NULL};
-static const char *const USB_SENDER_FIELDS[] = {"name", "protocol", "target", "target_port",
-                                                "sap", "rate", NULL};
-static const char *const SPDIF_SENDER_FIELDS[] = {"name", "protocol", "target", "target_port",
-                                                  "sap", NULL};
+static const char *const RECEIVER_FIELDS[] = {"name", "protocol", "port", "rate", NULL};
+// Senders take their rate from the input (USB: 48 kHz; S/PDIF: whatever the source sends).
+static const char *const SENDER_FIELDS[] = {"name", "protocol", "target", "target_port", "sap",
+                                            NULL};
 static const char *const REVIEW_FIELDS[] = {"confirm", NULL};
 static const char *const NO_FIELDS[] = {NULL};
 
@@ -38,9 +37,7 @@ const char *const *tr_wizard_fields(tr_wizard_step_t step, tr_mode_t mode)
     case TR_STEP_WIFI: return WIFI_FIELDS;
     case TR_STEP_MODE: return MODE_FIELDS;
     case TR_STEP_AUDIO:
-        return tr_mode_is_receiver(mode)         ? RECEIVER_FIELDS
-               : mode == TR_MODE_USB_SENDER ? USB_SENDER_FIELDS
-                                                 : SPDIF_SENDER_FIELDS;
+        return tr_mode_is_receiver(mode) ? RECEIVER_FIELDS : SENDER_FIELDS;
     case TR_STEP_REVIEW: return REVIEW_FIELDS;
     default: return NO_FIELDS;
     }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "tr_settings.h"
+#include "tr_status.h"
 #include "tr_wizard.h"
 
 typedef struct {
@@ -17,25 +18,6 @@ typedef struct {
     bool secure;
 } tr_scan_entry_t;
 
-/** What the device is doing, for the status page and /api/status. */
-typedef struct {
-    const char *version;
-    const char *hostname;    // without ".local"
-    const char *ip;          // "" when not connected
-    int8_t rssi;             // dBm, 0 when not connected
-    const char *audio;       // one line: "playing from 192.168.1.5", "no USB DAC connected", ...
-    const char *last_error;  // the latest problem worth showing ("" when none)
-    uint32_t packets;
-    uint32_t lost;
-    uint32_t late;
-    uint32_t dropped;        // malformed, unsupported or from a second sender
-    uint32_t underruns;
-    uint64_t concealed_frames;
-    float target_ms;
-    float level_ms;
-    float drift_ppm;
-    uint32_t uptime_s;
-} tr_status_t;
 
 /** The page for the wizard's current step (`hostname` is named on the last page). */
 size_t tr_page_wizard(const tr_wizard_t *w, const tr_scan_entry_t *scan, size_t scan_count,
