@@ -18,6 +18,13 @@ export const suites = [
     args: ['test', '--workspace', '--quiet'],
     format: 'cargo',
   },
+  // The ESP32-S3 firmware's portable C core, built with CMake and run under ASan/UBSan (cmocka).
+  {
+    name: 'firmware: host tests (C)',
+    cmd: 'node',
+    args: ['firmware/test/run-host-tests.mjs'],
+    format: 'node-test',
+  },
   {
     name: 'native: napi binding (JS)',
     cmd: 'npm',
