@@ -9,6 +9,7 @@
 #include "tr_config.h"
 #include "tr_mdns_txt.h"
 #include "tr_ota_image.h"
+#include "tr_pcm.h"
 #include "tr_uac_format.h"
 
 static const char *txt(const tr_txt_item_t *items, size_t n, const char *key)
@@ -124,6 +125,19 @@ static void usb_dacs_get_the_best_stereo_format(void **state)
     assert_int_equal(c.alt, -1); // mono only: nothing usable
     tr_uac_alt_t only96[] = {{2, 16, false, 0, 0, 1, {96000}}};
     assert_int_equal(tr_uac_pick(only96, 1, 48000).alt, -1);
+    int16_t loud[4] = {32767, -32768, 1000, -3};
+    tr_pcm_gain(loud, 4, 100); // unity: untouched
+    assert_int_equal(loud[0], 32767);
+    assert_int_equal(loud[1], -32768);
+    tr_pcm_gain(loud, 4, 50); // square law: 25 %
+    assert_int_equal(loud[0], 8192);
+    assert_int_equal(loud[1], -8192);
+    assert_int_equal(loud[2], 250);
+    assert_int_equal(loud[3], -1); // rounded, not truncated toward zero
+    tr_pcm_gain(loud, 4, 0);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(loud[i], 0);
+    }
     int16_t in[3] = {1, -1, 0x1234};
     uint8_t out[9];
     tr_pcm_s16_to_s24le(in, 3, out);
@@ -210,6 +224,73 @@ static void the_core_includes_no_platform_headers(void **state)
     assert_true(checked > 40);
 }
 
+/** Appends every file under `dir` (recursively) with one of the extensions to `text`. */
+static void slurp(const char *dir, char *text, size_t cap, size_t *len)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.' || !strcmp(e->d_name, "build")) {
+            continue;
+        }
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        const char *dot = strrchr(e->d_name, '.');
+        if (dot == NULL) {
+            slurp(path, text, cap, len); // a folder (files here all have extensions)
+        } else if (!strcmp(dot, ".c") || !strcmp(dot, ".h")) {
+            FILE *f = fopen(path, "r");
+            if (f) {
+                *len += fread(text + *len, 1, cap - *len - 1, f);
+                fclose(f);
+            }
+        }
+    }
+    closedir(d);
+    text[*len] = '\0';
+}
+
+/** Every option the firmware declares is used by its code: no dead tunables. */
+static void every_kconfig_option_is_used(void **state)
+{
+    (void)state;
+    static char code[4 * 1024 * 1024];
+    size_t len = 0;
+    slurp(FIRMWARE_DIR "/components", code, sizeof code, &len);
+    slurp(FIRMWARE_DIR "/main", code, sizeof code, &len);
+    const char *kconfigs[] = {"components/common/Kconfig", "components/net_audio/Kconfig",
+                              "components/jitter_buffer/Kconfig", "components/spdif/Kconfig",
+                              "components/usb_audio/Kconfig", "components/settings/Kconfig",
+                              "components/setup_web/Kconfig", "components/discovery/Kconfig",
+                              "components/ota/Kconfig", "main/Kconfig.projbuild"};
+    int options = 0;
+    for (size_t k = 0; k < sizeof kconfigs / sizeof kconfigs[0]; k++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", FIRMWARE_DIR, kconfigs[k]);
+        FILE *f = fopen(path, "r");
+        if (f == NULL) {
+            continue; // a component without options
+        }
+        char line[256];
+        while (fgets(line, sizeof line, f)) {
+            char name[64];
+            if (sscanf(line, " config %63[A-Z0-9_]", name) == 1) {
+                char needle[80];
+                snprintf(needle, sizeof needle, "CONFIG_%s", name);
+                if (strstr(code, needle) == NULL) {
+                    fail_msg("%s declares %s, which no code uses", kconfigs[k], name);
+                }
+                options++;
+            }
+        }
+        fclose(f);
+    }
+    assert_true(options >= 30);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -218,6 +299,7 @@ int main(void)
         cmocka_unit_test(usb_dacs_get_the_best_stereo_format),
         cmocka_unit_test(kconfig_defaults_are_the_specs),
         cmocka_unit_test(the_core_includes_no_platform_headers),
+        cmocka_unit_test(every_kconfig_option_is_used),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,6 +42,14 @@ static void identity_is_a_v4_uuid_and_names_the_device(void **state)
     strcpy(named.name, "Kitchen");
     tr_settings_assign_identity(&named, UUID);
     assert_string_equal(named.name, "Kitchen");
+    // A saved id comes back on the next boot, naming a still default-named device the same way.
+    tr_settings_t again;
+    tr_settings_defaults(&again);
+    assert_true(tr_settings_restore_identity(&again, s.config_id));
+    assert_string_equal(again.config_id, s.config_id);
+    assert_string_equal(again.name, "ESP32-RTP-ABCD");
+    assert_false(tr_settings_restore_identity(&again, "not-a-uuid"));
+    assert_false(tr_settings_restore_identity(&again, "3F1C0011-2233-4F44-BF55-66778899ABCD"));
 }
 
 static void each_field_names_its_rule(void **state)

@@ -1,5 +1,6 @@
 // Receive task: one UDP socket for the stream, one for SAP (RTP only), into the jitter buffer
 // under a mutex; outputs pull from it on their own clocks.
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/param.h>
@@ -50,7 +51,7 @@ static int bound_socket(uint16_t port)
     return fd;
 }
 
-static void join_group(int fd, uint32_t group)
+static __attribute__((unused)) void join_group(int fd, uint32_t group)
 {
     struct ip_mreq m = {
         .imr_multiaddr.s_addr = htonl(group),

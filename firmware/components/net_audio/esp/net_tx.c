@@ -1,6 +1,6 @@
 // Sender: frames pushed by the input (USB or S/PDIF task) are packetized and sent to the
 // router; a second task resolves the router's name and announces the RTP stream with SAP.
-#include <netdb.h>
+#include "lwip/netdb.h"
 #include <stdio.h>
 #include <string.h>
 
