@@ -32,7 +32,8 @@ export const suites = [
   },
   { name: 'daemon', min: 530, cmd: 'npm', args: ['test', '-w', 'daemon'], format: 'node-test' },
   { name: 'site: unit', min: 155, cmd: 'npm', args: ['test', '-w', 'site'], format: 'jest' },
-  // The real esptool-js against the simulated ESP32-S3 (ROM + stub loader protocol), in Node.
+  // The real esptool-js against the simulated ESP32-S3 (ROM + stub loader protocol), in Node;
+  // the simulator against esptool sessions recorded with real ESP32-S3 boards.
   {
     name: 'site: flasher protocol',
     min: 24,
@@ -44,6 +45,7 @@ export const suites = [
       '--test-reporter=spec',
       'site/test/flasher/protocol/simulated-board.spec.ts',
       'site/test/flasher/protocol/flash-device.spec.ts',
+      'site/test/flasher/protocol/recorded-session.spec.ts',
     ],
     format: 'node-test',
   },
