@@ -26,6 +26,7 @@ export const suites = [
   // The ESP32-S3 firmware's portable C core, built with CMake and run under ASan/UBSan (cmocka).
   {
     name: 'firmware: host tests (C)',
+    min: 47,
     cmd: 'node',
     args: ['firmware/test/run-host-tests.mjs'],
     format: 'node-test',
