@@ -62,7 +62,8 @@ esp_err_t tr_spdif_out_start(uint32_t rate, tr_audio_pull_fn pull, void *ctx)
     i2s_chan_config_t chan = I2S_CHANNEL_DEFAULT_CONFIG(I2S_NUM_AUTO, I2S_ROLE_MASTER);
     chan.dma_desc_num = CONFIG_TR_SPDIF_DMA_BUFFERS;
     chan.dma_frame_num = 2 * FRAMES; // I2S frames: two per S/PDIF frame
-    chan.auto_clear = true;          // silence, not a repeated buffer, if the task is late
+    // No auto-clear: zeroed DMA buffers would be a flat line, not S/PDIF, and the amplifier
+    // would lose lock. The task writes encoded silence whenever the buffer has nothing.
     esp_err_t err = i2s_new_channel(&chan, &s_tx, NULL);
     if (err != ESP_OK) {
         return err;
