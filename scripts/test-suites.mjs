@@ -23,6 +23,14 @@ export const suites = [
     args: ['test', '--workspace', '--quiet', '--no-fail-fast'],
     format: 'cargo',
   },
+  // The ESP32-S3 firmware's portable C core, built with CMake and run under ASan/UBSan (cmocka).
+  {
+    name: 'firmware: host tests (C)',
+    min: 47,
+    cmd: 'node',
+    args: ['firmware/test/run-host-tests.mjs'],
+    format: 'node-test',
+  },
   {
     name: 'native: napi binding (JS)',
     min: 17,
