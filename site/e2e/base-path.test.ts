@@ -87,4 +87,19 @@ describe(`exported under ${basePath}`, () => {
     await page.waitForURL(`${server.origin}${basePath}/`);
     await page.context().close();
   });
+
+  test('an unknown docs path shows the page its last segment names, at its own URL', async () => {
+    const { page } = await openPage(browser);
+    const requested = `${server.origin}${basePath}/docs/guides/sap/`;
+    const response = await page.goto(requested);
+    assert.equal(response?.status(), 404);
+    await page
+      .getByRole('navigation', { name: 'Documentation' })
+      .locator('[aria-current="page"]')
+      .filter({ hasText: 'SAP discovery' })
+      .waitFor();
+    await page.waitForFunction(() => !document.documentElement.hasAttribute('data-docs-fallback'));
+    assert.equal(page.url(), requested);
+    await page.context().close();
+  });
 });
