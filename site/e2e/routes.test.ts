@@ -114,6 +114,29 @@ describe('every route renders', () => {
     await page.context().close();
   });
 
+  test('downloads: the one copyable install works today (a clone, the README commands); the rest says Planned', async () => {
+    const { page } = await openPage(site.browser);
+    await page.goto(site.url('/downloads/'));
+    const blocks = await page.locator('main pre').allTextContents();
+    assert.equal(blocks.length, 1);
+    assert.match(blocks[0] ?? '', /^git clone https:\/\/github\.com\/\S+\.git\ncd tributary\n/);
+    assert.match(blocks[0] ?? '', /\nnpm install && npm start$/);
+    // Highlighted at build time: coloured tokens in the exported HTML.
+    assert.ok((await page.locator('main pre span[style*="--shiki-light"]').count()) > 3);
+    const text = (await page.locator('main').textContent()) ?? '';
+    assert.match(text, /npm test/);
+    assert.doesNotMatch(text, /npm install -g|npm i -g|docker run|docker pull|\(recommended\)/i);
+    for (const title of ['npm package', 'Docker image']) {
+      const card = page.locator('.card').filter({ has: page.getByText(title, { exact: true }) });
+      assert.equal(await card.getByText('Planned', { exact: true }).count(), 1, title);
+    }
+    const source = page
+      .locator('.card')
+      .filter({ has: page.getByText('From source', { exact: true }) });
+    assert.equal(await source.getByText('Works today', { exact: true }).count(), 1);
+    await page.context().close();
+  });
+
   test('a random path gets the 404 page with a button home', async () => {
     const { page } = await openPage(site.browser);
     const response = await page.goto(site.url(`/no-such-${Date.now().toString(36)}/page`));
