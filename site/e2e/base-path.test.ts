@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { ASSET_ERROR_ID } from '../lib/asset-check';
 import { launchChromium, openPage, pressUntilVisible, waitForHydration } from './harness/browser';
 import { brokenLinks } from './harness/exported-site';
 import { type StaticServer, serveStatic } from './harness/static-server';
@@ -55,6 +56,7 @@ describe(`exported under ${basePath}`, () => {
       .filter({ hasText: 'Loading the flasher' })
       .waitFor({ state: 'detached' });
     assert.equal(await page.locator('.chunk-error').count(), 0);
+    assert.equal(await page.locator(`#${ASSET_ERROR_ID}`).count(), 0, 'no asset banner');
     assert.deepEqual(errors, []);
     assert.ok(
       server.requests.every((p) => p.startsWith(`${basePath}/`)),
