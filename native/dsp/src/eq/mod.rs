@@ -8,6 +8,8 @@
 mod cascade;
 mod design;
 #[cfg(test)]
+mod reference_tests;
+#[cfg(test)]
 mod tests;
 
 pub use design::{
