@@ -2,6 +2,7 @@ import path from 'node:path';
 import createMDX from '@next/mdx';
 import type { NextConfig } from 'next';
 import { normaliseBasePath } from './lib/base-path';
+import { codeHighlighting } from './lib/code-highlighting';
 
 // Build-time settings: SITE_BASE_PATH exports the site under a sub-folder ("/tributary").
 const basePath = normaliseBasePath(process.env.SITE_BASE_PATH);
@@ -23,9 +24,18 @@ const nextConfig: NextConfig = {
   typescript: { ignoreBuildErrors: true },
 };
 
-// Plugins are named by package so the options stay serialisable for Turbopack.
+// Plugins are named by package (or absolute path) so the options stay serialisable for Turbopack.
 const withMDX = createMDX({
-  options: { remarkPlugins: ['remark-gfm'], rehypePlugins: ['rehype-slug'] },
+  options: {
+    remarkPlugins: ['remark-gfm'],
+    rehypePlugins: [
+      'rehype-slug',
+      // After rehype-slug, so the headings have their ids.
+      path.resolve(process.cwd(), 'lib/mdx/rehype-table-of-contents.mjs'),
+      // Syntax highlighting at build time (lib/code-highlighting.ts).
+      ['@shikijs/rehype', codeHighlighting],
+    ],
+  },
 });
 
 export default withMDX(nextConfig);

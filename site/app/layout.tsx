@@ -2,6 +2,8 @@ import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
 import { SiteFooter } from '@/components/layout/site-footer';
 import { SiteHeader } from '@/components/layout/site-header';
+import { assetCheckScript } from '@/lib/asset-check';
+import { basePath } from '@/lib/base-path';
 import { siteConfig } from '@/lib/site-config';
 import { themeInitScript } from '@/lib/theme';
 import './styles/base.css';
@@ -30,6 +32,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         {/* Applies the stored colour mode before the first paint (no flash of the wrong theme). */}
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed string from lib/theme.ts */}
         <script dangerouslySetInnerHTML={{ __html: themeInitScript }} />
+        {/* Says so on the page when its own scripts or styles fail (lib/asset-check.ts). */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed string from lib/asset-check.ts */}
+        <script dangerouslySetInnerHTML={{ __html: assetCheckScript(basePath) }} />
       </head>
       <body>
         <SiteHeader />

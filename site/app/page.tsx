@@ -90,7 +90,7 @@ export default function HomePage() {
 
       <section className="section" aria-labelledby="features">
         <h2 id="features">Features</h2>
-        <Cards>
+        <Cards columns={3}>
           {features.map((feature) => (
             <Card key={feature.title} title={feature.title}>
               {feature.text}
@@ -123,7 +123,7 @@ export default function HomePage() {
 
       <section className="section" aria-labelledby="platforms">
         <h2 id="platforms">Supported Platforms</h2>
-        <LinkCards cards={platforms} />
+        <LinkCards cards={platforms} columns={3} />
       </section>
     </div>
   );

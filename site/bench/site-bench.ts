@@ -3,7 +3,8 @@
 //  - first-load JS (gzipped) of a docs page minus the empty page's: budget 20 KB
 //  - Lighthouse mobile total blocking time of our pages / the empty page's (median of RUNS):
 //    budget 1.2x
-//  - Lighthouse desktop performance of the four pages of the quality bar: budget 98
+//  - Lighthouse scores of the four pages of the quality bar, mobile (median of RUNS) and desktop:
+//    desktop performance budget 98
 // Needs the site built (`npm run build -w site`). Prints one line per figure; exits 0 unless a
 // figure could not be measured.
 import path from 'node:path';
@@ -45,9 +46,12 @@ try {
   const targets = [empty.url, ...pages.map((page) => new URL(page.slice(1), site.url).href)];
   await runLighthouse(chrome, empty.url, 'mobile');
   const samples = targets.map(() => [] as number[]);
+  const mobileScores = targets.map(() => [] as Record<string, number>[]);
   for (let round = 0; round < runs; round++) {
     for (const [index, url] of targets.entries()) {
-      samples[index]?.push((await runLighthouse(chrome, url, 'mobile')).totalBlockingTimeMs);
+      const result = await runLighthouse(chrome, url, 'mobile');
+      samples[index]?.push(result.totalBlockingTimeMs);
+      mobileScores[index]?.push(result.scores);
     }
   }
   const [emptyTbt = 0, ...ourTbt] = samples.map(median);
@@ -59,6 +63,14 @@ try {
     console.log(
       `mobile TBT ${page}: ${ours.toFixed(0)} ms, ratio ${ratio.toFixed(2)}x the empty page (${ratio <= 1.2 ? 'within' : 'OVER'} 1.2x)`,
     );
+  }
+  for (const [index, page] of pages.entries()) {
+    // Median of the rounds for each category.
+    const rounds = mobileScores[index + 1] ?? [];
+    const scores = Object.keys(rounds[0] ?? {})
+      .map((name) => `${name} ${median(rounds.map((r) => r[name] ?? 0))}`)
+      .join(', ');
+    console.log(`lighthouse mobile ${page}: ${scores} (median of ${runs})`);
   }
   for (const page of pages) {
     const result = await runLighthouse(chrome, new URL(page.slice(1), site.url).href, 'desktop');

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { ASSET_ERROR_ID } from '../lib/asset-check';
 import { launchChromium, openPage, pressUntilVisible, waitForHydration } from './harness/browser';
 import { brokenLinks } from './harness/exported-site';
 import { type StaticServer, serveStatic } from './harness/static-server';
@@ -55,6 +56,7 @@ describe(`exported under ${basePath}`, () => {
       .filter({ hasText: 'Loading the flasher' })
       .waitFor({ state: 'detached' });
     assert.equal(await page.locator('.chunk-error').count(), 0);
+    assert.equal(await page.locator(`#${ASSET_ERROR_ID}`).count(), 0, 'no asset banner');
     assert.deepEqual(errors, []);
     assert.ok(
       server.requests.every((p) => p.startsWith(`${basePath}/`)),
@@ -85,6 +87,21 @@ describe(`exported under ${basePath}`, () => {
     assert.equal(response?.status(), 404);
     await page.getByRole('link', { name: 'Back to home' }).click();
     await page.waitForURL(`${server.origin}${basePath}/`);
+    await page.context().close();
+  });
+
+  test('an unknown docs path shows the page its last segment names, at its own URL', async () => {
+    const { page } = await openPage(browser);
+    const requested = `${server.origin}${basePath}/docs/guides/sap/`;
+    const response = await page.goto(requested);
+    assert.equal(response?.status(), 404);
+    await page
+      .getByRole('navigation', { name: 'Documentation' })
+      .locator('[aria-current="page"]')
+      .filter({ hasText: 'SAP discovery' })
+      .waitFor();
+    await page.waitForFunction(() => !document.documentElement.hasAttribute('data-docs-fallback'));
+    assert.equal(page.url(), requested);
     await page.context().close();
   });
 });

@@ -22,6 +22,7 @@ import {
   unplugBoard,
 } from './flasher-support/simulator';
 import { chromiumArgs, chromiumPath, openPage } from './harness/browser';
+import { paintedTexts, watchPaintedTexts } from './harness/paint-watch';
 import { type RunningSite, startSite } from './harness/site';
 
 let site: RunningSite;
@@ -55,6 +56,8 @@ async function flasherPage(
 }
 
 const latestRow = (page: Page) => page.locator('li[data-version="9d8e7f6"]');
+
+const CONNECT_HINT = 'Connect the ESP32-S3 over USB, then pick its serial port.';
 
 /** Downloads the latest release's firmware and waits for "Ready to flash!". */
 async function downloadLatest(page: Page): Promise<Locator> {
@@ -119,10 +122,21 @@ describe('flasher page', () => {
 
   test('downloads, extracts and flashes the simulated ESP32-S3 with esptool-js; the flash holds the four files', async () => {
     const { page, errors } = await flasherPage({});
+    await watchPaintedTexts(page, 'li[data-version="9d8e7f6"] dd [role="status"]');
+    await page.reload();
     const row = await downloadLatest(page);
+    const statuses = await paintedTexts(page);
+    assert.deepEqual(statuses.texts, [
+      'Ready',
+      'Downloading firmware...',
+      'Downloading ZIP archive...',
+      'Extracting firmware files...',
+      'Ready to flash!',
+    ]);
     assert.ok(
       await page.getByText('Firmware extracted and ready to flash to your device').isVisible(),
     );
+    assert.ok(await row.getByText(CONNECT_HINT).isVisible());
     assert.equal(
       await row.getByRole('button', { name: /Download firmware/ }).count(),
       0,
@@ -372,6 +386,7 @@ describe('browsers without Web Serial', () => {
         )
         .isVisible(),
     );
+    assert.equal(await latestRow(page).getByText(CONNECT_HINT).count(), 0);
     await page.context().close();
   });
 });
@@ -399,6 +414,7 @@ describe('insecure context', () => {
           .getByText('You can only install ESP devices on HTTPS websites or on the localhost.')
           .isVisible(),
       );
+      assert.equal(await latestRow(page).getByText(CONNECT_HINT).count(), 0);
     } finally {
       await browser.close();
     }

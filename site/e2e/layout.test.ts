@@ -69,6 +69,31 @@ describe('layout', () => {
     await page.context().close();
   });
 
+  test('at 1280 px and wider the home page grids fill whole rows (no empty columns)', async () => {
+    for (const width of [1280, 1600, 1920]) {
+      const { page } = await openPage(site.browser, { viewport: { width, height: 900 } });
+      await page.goto(site.url('/'));
+      const grids = await page.locator('main .cards').evaluateAll((elements) =>
+        elements.map((grid) => ({
+          section: grid.closest('section')?.querySelector('h2')?.textContent ?? '?',
+          columns: getComputedStyle(grid).gridTemplateColumns.split(' ').length,
+          items: grid.children.length,
+        })),
+      );
+      assert.deepEqual(
+        grids.map((g) => g.section),
+        ['Features', 'Supported Platforms'],
+      );
+      for (const grid of grids) {
+        assert.ok(
+          grid.columns <= grid.items && grid.items % grid.columns === 0,
+          `${width} px, ${grid.section}: ${grid.items} cards in ${grid.columns} columns`,
+        );
+      }
+      await page.context().close();
+    }
+  });
+
   test('light first; dark persists across reloads and pages, from the first paint', async () => {
     const { page, errors } = await openPage(site.browser, { colorScheme: 'dark' });
     await page.goto(site.url('/'));

@@ -78,7 +78,18 @@ describe('in the browser', () => {
     const violations: string[] = [];
     const visits = [
       ...[...pages, '/no-such-page/'].map((sitePath) => ({ sitePath, dark: false })),
-      ...['/', '/docs/', '/docs/ui/', '/downloads/', '/esp32-flasher/'].map((sitePath) => ({
+      // Dark mode on the main pages and on pages full of highlighted code (sh, yaml, ini, bat).
+      ...[
+        '/',
+        '/docs/',
+        '/docs/ui/',
+        '/docs/rtp-configuration/',
+        '/docs/homeassistant/',
+        '/docs/install-linux-receiver/',
+        '/docs/install-windows-sender/',
+        '/downloads/',
+        '/esp32-flasher/',
+      ].map((sitePath) => ({
         sitePath,
         dark: true,
       })),

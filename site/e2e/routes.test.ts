@@ -1,4 +1,5 @@
-// Every exported route renders in Chromium without console errors; unknown paths get the 404.
+// Every exported route renders in Chromium without console errors; unknown paths get the 404
+// (unknown docs paths: docs-fallback.test.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { docHref, exportedSegments, resolveDocPath } from '../lib/docs-nav';
@@ -75,25 +76,6 @@ describe('every route renders', () => {
     await page.context().close();
   });
 
-  test('an unknown docs page shows the overview', async () => {
-    const { page, errors } = await openPage(site.browser);
-    await page.goto(site.url('/docs/no-such-page/'));
-    await page.waitForURL(site.url('/docs/'));
-    assert.equal(
-      await page
-        .getByRole('navigation', { name: 'Documentation' })
-        .locator('[aria-current="page"]')
-        .textContent(),
-      'Overview',
-    );
-    // The static host's 404 for the unknown URL is expected; nothing else may fail.
-    assert.deepEqual(
-      errors.filter((e) => !e.includes('status of 404')),
-      [],
-    );
-    await page.context().close();
-  });
-
   test('code blocks copy their text; headings link to themselves', async () => {
     const { page, errors } = await openPage(site.browser, {
       permissions: ['clipboard-read', 'clipboard-write'],
@@ -129,6 +111,29 @@ describe('every route renders', () => {
       () => (document.getElementById('schema-Error') as HTMLDetailsElement | null)?.open === true,
     );
     assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  test('downloads: the one copyable install works today (a clone, the README commands); the rest says Planned', async () => {
+    const { page } = await openPage(site.browser);
+    await page.goto(site.url('/downloads/'));
+    const blocks = await page.locator('main pre').allTextContents();
+    assert.equal(blocks.length, 1);
+    assert.match(blocks[0] ?? '', /^git clone https:\/\/github\.com\/\S+\.git\ncd tributary\n/);
+    assert.match(blocks[0] ?? '', /\nnpm install && npm start$/);
+    // Highlighted at build time: coloured tokens in the exported HTML.
+    assert.ok((await page.locator('main pre span[style*="--shiki-light"]').count()) > 3);
+    const text = (await page.locator('main').textContent()) ?? '';
+    assert.match(text, /npm test/);
+    assert.doesNotMatch(text, /npm install -g|npm i -g|docker run|docker pull|\(recommended\)/i);
+    for (const title of ['npm package', 'Docker image']) {
+      const card = page.locator('.card').filter({ has: page.getByText(title, { exact: true }) });
+      assert.equal(await card.getByText('Planned', { exact: true }).count(), 1, title);
+    }
+    const source = page
+      .locator('.card')
+      .filter({ has: page.getByText('From source', { exact: true }) });
+    assert.equal(await source.getByText('Works today', { exact: true }).count(), 1);
     await page.context().close();
   });
 

@@ -5,6 +5,7 @@
 // only; esptool-js and jszip load on first use.
 
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { type BrowserSupport, detectBrowser } from './browser-support';
 import { downloadFirmware } from './firmware/download';
 import {
@@ -15,9 +16,11 @@ import {
 } from './firmware/manifest-url';
 import { type FirmwareStatus, READY, TOAST_ERROR_MS, TOAST_SUCCESS_MS } from './firmware/status';
 import styles from './flasher.module.css';
-import { defineInstallButton } from './install/define';
+import { browserInstallHost, defineInstallButton } from './install/define';
+import { type InstallHost, installSupportOf } from './install/install-button';
 import { type FetchLike, type ReleaseSource, releaseSource } from './releases/config';
 import { type FirmwareRelease, fetchReleases } from './releases/releases';
+import { afterNextPaint } from './ui/after-next-paint';
 import { type DownloadProgress, ReleaseRow } from './ui/release-row';
 import { Toasts, useToasts } from './ui/toasts';
 
@@ -27,6 +30,8 @@ export interface FlasherAppProps {
   fetch?: FetchLike;
   userAgent?: string;
   blobUrls?: BlobUrls;
+  /** Where Web Serial and the secure context are checked (the browser's own by default). */
+  installHost?: Pick<InstallHost, 'serial' | 'secureContext'>;
 }
 
 type ListState =
@@ -40,6 +45,10 @@ export default function FlasherApp(props: FlasherAppProps) {
   const blobUrls = props.blobUrls ?? browserBlobUrls;
   const [browser] = useState<BrowserSupport>(() =>
     detectBrowser(props.userAgent ?? navigator.userAgent),
+  );
+  // The install button shows why it cannot install instead; the connect hint is then wrong.
+  const [canInstall] = useState(
+    () => installSupportOf(props.installHost ?? browserInstallHost()) === 'supported',
   );
   const [list, setList] = useState<ListState>({ kind: 'loading' });
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
@@ -91,7 +100,12 @@ export default function FlasherApp(props: FlasherAppProps) {
       const images = await downloadFirmware(release, {
         proxy: source.proxy,
         fetch: fetchImpl,
-        onStage: (stage) => setStatus(release.tag, { kind: stage }),
+        // Each status is committed and painted before the download moves on (React would
+        // otherwise batch "Downloading firmware..." away with the next one).
+        onStage: (stage) => {
+          flushSync(() => setStatus(release.tag, { kind: stage }));
+          return afterNextPaint();
+        },
         onProgress: (bytes, total) =>
           setReceived((r) => ({ ...r, [release.tag]: { received: bytes, total } })),
       });
@@ -144,6 +158,7 @@ export default function FlasherApp(props: FlasherAppProps) {
               expanded={expanded.has(release.tag)}
               status={statuses[release.tag] ?? READY}
               manifestUrl={manifests[release.tag]?.url ?? null}
+              canInstall={canInstall}
               downloadProgress={received[release.tag] ?? null}
               onToggle={() => toggle(release.tag)}
               onDownload={() => void download(release)}

@@ -4,21 +4,35 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { MDXContent } from 'mdx/types';
 import type { PageId } from './docs-nav';
+import { siteConfig } from './site-config';
 
 export interface DocMetadata {
   title?: string;
   description?: string;
 }
 
+/** A heading of the page, for its "On this page" list (lib/mdx/rehype-table-of-contents.mjs). */
+export interface TocEntry {
+  depth: 2 | 3;
+  id: string;
+  text: string;
+}
+
 export interface DocModule {
   default: MDXContent;
   metadata?: DocMetadata;
+  tableOfContents?: TocEntry[];
 }
 
 export const docsDir = path.join(process.cwd(), '..', 'content', 'docs');
 
 export function docFile(id: PageId): string {
   return path.join(docsDir, `${id}.mdx`);
+}
+
+/** The page's source file in the repository, opened in its editor ("Edit this page"). */
+export function docEditUrl(id: PageId): string {
+  return `${siteConfig.editBase}content/docs/${id}.mdx`;
 }
 
 export async function loadDoc(id: PageId): Promise<DocModule | null> {

@@ -20,14 +20,13 @@ export const siteConfig = {
     description: 'Tributary source code on GitHub',
     href: 'https://github.com/tributary-audio/tributary',
   } satisfies ExternalLink,
+  /** Where a docs page's source is edited: + "content/docs/<id>.mdx". */
+  editBase: 'https://github.com/tributary-audio/tributary/edit/main/',
   chat: {
     label: 'Matrix chat',
     description: 'Tributary community chat on Matrix',
     href: 'https://matrix.to/#/#tributary:matrix.org',
   } satisfies ExternalLink,
-  /** The npm package users install the server from. */
-  npmPackage: '@tributary/daemon',
-  dockerImage: 'ghcr.io/tributary-audio/tributary',
 } as const;
 
 export const externalLinks: readonly ExternalLink[] = [siteConfig.repository, siteConfig.chat];

@@ -29,8 +29,36 @@ describe('<DocsPage>', () => {
     );
   });
 
+  test('"Edit this page" links the source file; "On this page" lists the exported headings', () => {
+    const doc = resolveDocPath(['sap']);
+    const tableOfContents = [
+      { depth: 2 as const, id: 'how-it-works', text: 'How it works' },
+      { depth: 3 as const, id: 'ports', text: 'Ports' },
+    ];
+    render(<DocsPage doc={doc} module={{ default: Body, tableOfContents }} />);
+    expect(
+      screen.getByRole('link', { name: 'Edit this page on GitHub' }).getAttribute('href'),
+    ).toBe('https://github.com/tributary-audio/tributary/edit/main/content/docs/sap.mdx');
+    const toc = screen.getByRole('navigation', { name: 'On this page' });
+    expect(
+      within(toc)
+        .getAllByRole('link')
+        .map((a) => [a.textContent, a.getAttribute('href'), a.closest('li')?.className]),
+    ).toEqual([
+      ['How it works', '#how-it-works', ''],
+      ['Ports', '#ports', 'docs-toc-sub'],
+    ]);
+  });
+
+  test('one heading makes no "On this page" list', () => {
+    const tableOfContents = [{ depth: 2 as const, id: 'only', text: 'Only' }];
+    render(<DocsPage doc={resolveDocPath(['sap'])} module={{ default: Body, tableOfContents }} />);
+    expect(screen.queryByRole('navigation', { name: 'On this page' })).toBeNull();
+  });
+
   test('a page whose MDX file is missing shows a clear placeholder, not an error', () => {
     render(<DocsPage doc={resolveDocPath(['webrtc'])} module={null} />);
+    expect(screen.queryByRole('link', { name: 'Edit this page on GitHub' })).toBeNull();
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('WebRTC listening');
     expect(screen.getByText(/This page is being written/).textContent).toContain(
       'content/docs/webrtc.mdx',

@@ -1,19 +1,20 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { type LinkCard, LinkCards, NotBuiltBadge } from '@/components/link-cards';
-import { NotBuilt } from '@/components/mdx/callout';
+import { type LinkCard, LinkCards, PlannedBadge } from '@/components/link-cards';
 import { Card, Cards } from '@/components/mdx/cards';
-import { CodeBlock } from '@/components/mdx/code-block';
+import { HighlightedCode } from '@/components/mdx/highlighted-code';
 import { siteConfig } from '@/lib/site-config';
 
 export const metadata: Metadata = {
   title: 'Downloads',
   description:
-    'Install the Tributary server with npm, Docker or from source, and get the senders and receivers for Windows, Linux, Raspberry Pi, ESP32-S3 and Android.',
+    'Run the Tributary server from source today (clone, npm install && npm start), and get the senders and receivers for Windows, Linux, Raspberry Pi, ESP32-S3 and Android.',
 };
 
-const quickInstall = `npm install -g ${siteConfig.npmPackage}
-tributary serve`;
+// What works today: the repository's own quick start, the same two commands as its README.
+const fromSource = `git clone ${siteConfig.repository.href}.git
+cd tributary
+npm install && npm start`;
 
 const requirements: [string, string][] = [
   [
@@ -21,10 +22,10 @@ const requirements: [string, string][] = [
     '64-bit Linux (x86-64 or ARM64), e.g. Debian 12, Ubuntu 24.04, Raspberry Pi OS',
   ],
   ['Node.js', '20.17 or newer (22 LTS recommended)'],
-  ['Memory', '2 GB RAM (1 GB runs the server; building from source wants 2 GB)'],
+  ['Build tools', 'git, Rust stable (rustup) and a C compiler (Debian: build-essential)'],
+  ['Memory', '2 GB RAM (1 GB runs the server; building it wants 2 GB)'],
   ['Disk', '1 GB free'],
   ['Network', 'Wired Ethernet or 5 GHz Wi-Fi; UDP and multicast allowed on the LAN'],
-  ['Building from source', 'Rust stable (rustup), a C toolchain, git'],
 ];
 
 const senders: LinkCard[] = [
@@ -93,38 +94,43 @@ export default function DownloadsPage() {
 
       <section className="section" aria-labelledby="quick-install">
         <h2 id="quick-install">Quick install</h2>
-        <p>With Node.js 20.17 or newer on Linux:</p>
-        <CodeBlock>
-          <code className="language-sh">{quickInstall}</code>
-        </CodeBlock>
-        <NotBuilt>
-          <p>
-            The npm package is not published yet: until the first release, install from source
-            (below). The server&apos;s API then answers on <code>https://SERVER_IP:8443/</code>.
-          </p>
-        </NotBuilt>
+        <p>
+          Today the server runs from a clone of the repository. On Linux with Node.js 20.17 or
+          newer, Rust and a C compiler (see the <a href="#requirements">requirements</a>):
+        </p>
+        <HighlightedCode code={fromSource} lang="sh" />
+        <p>
+          <code>npm start</code> builds the audio engine and the server, then runs it on its
+          built-in default configuration: the API answers on <code>https://127.0.0.1:8443/</code>{' '}
+          (port 443 when run as root) with a self-signed certificate. <code>npm test</code> in the
+          same folder runs every test suite. The{' '}
+          <Link href="/docs/install-tributary/">installation guide</Link> covers the certificate,
+          running it as a service and updating.
+        </p>
       </section>
 
       <section className="section" aria-labelledby="server">
         <h2 id="server">Server</h2>
-        <Cards>
-          <Card title="npm (recommended)" href="/docs/install-tributary/">
-            <span className="badge">Recommended</span> <NotBuiltBadge /> The <code>tributary</code>{' '}
-            command from the npm registry, run as a systemd service.
+        <Cards columns={3}>
+          <Card title="From source" href="/docs/install-tributary/">
+            <span className="badge">Works today</span> Clone the repository, then{' '}
+            <code>npm install &amp;&amp; npm start</code>. Updating is <code>git pull</code> and the
+            same two commands.
           </Card>
-          <Card title="Docker" href="/docs/docker/">
-            <NotBuiltBadge /> The server in a container with host networking, so multicast, mDNS and
-            SAP work.
+          <Card title="npm package">
+            <PlannedBadge /> The server as a package on the npm registry, installed without a clone.
+            Nothing is published yet.
           </Card>
-          <Card title="From source" href={siteConfig.repository.href}>
-            Clone the repository and run <code>npm install &amp;&amp; npm start</code>.
+          <Card title="Docker image" href="/docs/docker/">
+            <PlannedBadge /> The server in a container with host networking, so multicast, mDNS and
+            SAP work. No image is published yet.
           </Card>
         </Cards>
       </section>
 
       <section className="section" aria-labelledby="senders">
         <h2 id="senders">Senders</h2>
-        <LinkCards cards={senders} />
+        <LinkCards cards={senders} columns={2} />
       </section>
 
       <section className="section" aria-labelledby="receivers">
@@ -154,7 +160,8 @@ export default function DownloadsPage() {
         <ol>
           <li>
             Install and start the server (above); check that{' '}
-            <code>https://SERVER_IP:8443/api/health</code> answers.
+            <code>https://SERVER_IP:8443/api/health</code> answers (<code>curl -k</code> accepts the
+            self-signed certificate).
           </li>
           <li>Add a sink for each receiver: its IP address and port (4010 by default).</li>
           <li>

@@ -1,14 +1,19 @@
 import Link from 'next/link';
-import type { DocModule } from '@/lib/docs-content';
+import { type DocModule, docEditUrl } from '@/lib/docs-content';
 import { docHref, type ResolvedDoc } from '@/lib/docs-nav';
 import { mdxComponents } from '@/mdx-components';
 import { Breadcrumbs } from './breadcrumbs';
 import { DocsSidebar } from './docs-sidebar';
+import { TableOfContents } from './table-of-contents';
 
-/** A docs page: sidebar, breadcrumbs, the MDX article (or a placeholder) and previous/next. */
+/**
+ * A docs page: sidebar, breadcrumbs, the MDX article (or a placeholder), "Edit this page",
+ * previous/next, and on wide screens the page's headings ("On this page").
+ */
 export function DocsPage({ doc, module }: { doc: ResolvedDoc; module: DocModule | null }) {
   const Content = module?.default;
   const title = module?.metadata?.title ?? doc.page.title;
+  const headings = module?.tableOfContents ?? [];
   return (
     <div className="docs-layout">
       <DocsSidebar current={doc.page.id} />
@@ -35,6 +40,13 @@ export function DocsPage({ doc, module }: { doc: ResolvedDoc; module: DocModule 
             </p>
           </>
         )}
+        {Content ? (
+          <p className="edit-page" data-pagefind-ignore="">
+            <a href={docEditUrl(doc.page.id)} rel="noopener">
+              Edit this page on GitHub
+            </a>
+          </p>
+        ) : null}
         <nav className="pager" aria-label="Previous and next pages" data-pagefind-ignore="">
           {doc.previous ? (
             <Link className="pager-link previous" href={docHref(doc.previous.segment)}>
@@ -52,6 +64,12 @@ export function DocsPage({ doc, module }: { doc: ResolvedDoc; module: DocModule 
           ) : null}
         </nav>
       </article>
+      {/* Two headings or more make a list worth showing. */}
+      {headings.length >= 2 ? (
+        <div className="docs-toc-column">
+          <TableOfContents entries={headings} />
+        </div>
+      ) : null}
     </div>
   );
 }

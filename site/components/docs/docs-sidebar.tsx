@@ -3,8 +3,8 @@ import Link from 'next/link';
 import { docHref, type PageId } from '@/lib/docs-nav';
 import { SidebarToggle } from './sidebar-toggle';
 
-/** The docs navigation from content/nav.ts, the current page marked with aria-current. */
-export function DocsSidebar({ current }: { current: PageId }) {
+/** The docs navigation from content/nav.ts, the current page (if any) marked with aria-current. */
+export function DocsSidebar({ current }: { current?: PageId }) {
   return (
     <SidebarToggle>
       <nav aria-label="Documentation" className="docs-nav" data-pagefind-ignore="">

@@ -1,8 +1,16 @@
 import type { ReactNode } from 'react';
 import { SiteLink } from './site-link';
 
-export function Cards({ children }: { children?: ReactNode }) {
-  return <div className="cards">{children}</div>;
+/**
+ * A grid of cards, as many columns as fit. `columns` caps them on wide screens so a set of 3 or 6
+ * fills whole rows instead of leaving an empty column (4 fit at 1280 px).
+ */
+export function Cards({ children, columns }: { children?: ReactNode; columns?: 2 | 3 }) {
+  return (
+    <div className="cards" data-columns={columns}>
+      {children}
+    </div>
+  );
 }
 
 /** A card with a title and text; the whole card is one link when it has an href. */

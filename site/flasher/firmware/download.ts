@@ -86,20 +86,30 @@ export async function readBody(
 export interface DownloadOptions {
   proxy: string;
   fetch: FetchLike;
-  onStage?: (stage: DownloadStage) => void;
+  /**
+   * Called as each stage starts; the download waits for a returned promise, so a page can let
+   * every status show before the next replaces it.
+   */
+  onStage?: (stage: DownloadStage) => void | Promise<void>;
   /** Bytes of the zip received so far, and its size when the answer says it. */
   onProgress?: (received: number, total: number | null) => void;
   signal?: AbortSignal;
 }
 
+/**
+ * The spec's statuses, each for real work: "Downloading firmware..." while the release proxy is
+ * asked for the zip (until its answer starts), "Downloading ZIP archive..." while the zip's bytes
+ * arrive, "Extracting firmware files..." while the four files come out of it.
+ */
 export async function downloadFirmware(
   release: FirmwareRelease,
   options: DownloadOptions,
 ): Promise<FirmwareImages> {
-  options.onStage?.('downloading-firmware');
+  await options.onStage?.('downloading-firmware');
   const asset = chooseFirmwareAsset(release);
   if (!asset) throw new FirmwareDownloadError('Firmware asset not found in release');
-  options.onStage?.('downloading-zip');
+  // jszip's chunk loads while the proxy answers, instead of after the download.
+  import('jszip').catch(() => {});
   let response: Awaited<ReturnType<FetchLike>>;
   try {
     response = await options.fetch(proxiedUrl(options.proxy, asset.browser_download_url), {
@@ -115,7 +125,8 @@ export async function downloadFirmware(
       `Failed to download firmware: ${response.status} ${response.statusText}`,
     );
   }
+  await options.onStage?.('downloading-zip');
   const bytes = await readBody(response, options.onProgress);
-  options.onStage?.('extracting');
+  await options.onStage?.('extracting');
   return extractFirmware(bytes);
 }

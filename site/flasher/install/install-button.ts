@@ -43,6 +43,16 @@ button:focus-visible { outline: 3px solid var(--accent, #0b6e6e); outline-offset
 .message { color: var(--text-muted, #47535e); }
 `;
 
+export type InstallSupport = 'supported' | 'unsupported' | 'not-allowed';
+
+/** Whether a page can install: a secure context comes first (browsers hide Web Serial outside one). */
+export function installSupportOf(
+  env: Pick<InstallHost, 'serial' | 'secureContext'>,
+): InstallSupport {
+  if (!env.secureContext()) return 'not-allowed';
+  return env.serial() ? 'supported' : 'unsupported';
+}
+
 /** Creates the element class; kept in a function so importing this module needs no DOM. */
 export function createInstallButtonClass(host: () => InstallHost) {
   return class TributaryInstallButton extends HTMLElement {
@@ -68,19 +78,13 @@ export function createInstallButtonClass(host: () => InstallHost) {
     }
 
     /** What the checks found when the element was connected. */
-    get support(): 'supported' | 'unsupported' | 'not-allowed' {
-      return (this.getAttribute('install-support') as never) ?? 'supported';
+    get support(): InstallSupport {
+      return (this.getAttribute('install-support') as InstallSupport | null) ?? 'supported';
     }
 
     connectedCallback(): void {
       const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
-      const env = host();
-      // A secure context comes first: browsers hide navigator.serial outside one.
-      const support = !env.secureContext()
-        ? 'not-allowed'
-        : env.serial()
-          ? 'supported'
-          : 'unsupported';
+      const support = installSupportOf(host());
       this.setAttribute('install-support', support);
       root.innerHTML = `<style>${STYLE}</style>`;
       this.button = null;

@@ -30,6 +30,8 @@ export interface ReleaseRowProps {
   expanded: boolean;
   status: FirmwareStatus;
   manifestUrl: string | null;
+  /** Web Serial in a secure context: the install button connects (else it says why not). */
+  canInstall: boolean;
   downloadProgress?: DownloadProgress | null;
   onToggle: () => void;
   onDownload: () => void;
@@ -48,6 +50,7 @@ export function ReleaseRow({
   expanded,
   status,
   manifestUrl,
+  canInstall,
   downloadProgress,
   onToggle,
   onDownload,
@@ -135,9 +138,11 @@ export function ReleaseRow({
           {showsInstall(status) && manifestUrl && (
             <div className={styles.install}>
               <tributary-install-button manifest={manifestUrl} />
-              <p className={styles.hint}>
-                Connect the ESP32-S3 over USB, then pick its serial port.
-              </p>
+              {canInstall && (
+                <p className={styles.hint}>
+                  Connect the ESP32-S3 over USB, then pick its serial port.
+                </p>
+              )}
             </div>
           )}
         </div>

@@ -108,7 +108,7 @@ describe('download', () => {
       [via(r.assets[0]!.browser_download_url)]: { bytes: await complete() },
     });
     const stages: DownloadStage[] = [];
-    const images = await downloadFirmware(r, { proxy, fetch, onStage: (s) => stages.push(s) });
+    const images = await downloadFirmware(r, { proxy, fetch, onStage: (s) => void stages.push(s) });
     expect(stages).toEqual(['downloading-firmware', 'downloading-zip', 'extracting']);
     expect(fetch.calls).toEqual([via(r.assets[0]!.browser_download_url)]);
     expect(images['esp32-rtp.bin']).toEqual(fileBytes(3));

@@ -4,7 +4,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import JSZip from 'jszip';
 import { FIRMWARE_FILES } from '@/flasher/firmware/firmware-files';
-import FlasherApp from '@/flasher/flasher-app';
+import FlasherApp, { type FlasherAppProps } from '@/flasher/flasher-app';
 import { formatBytes } from '@/flasher/format';
 import type { FetchLike } from '@/flasher/releases/config';
 import { type FakeAnswer, fakeFetch } from './fake-fetch';
@@ -58,12 +58,44 @@ function blobUrls() {
   return { create: jest.fn(() => `blob:test/${++n}`), revoke: jest.fn() };
 }
 
-function renderApp(answers: Record<string, FakeAnswer>, userAgent = CHROME, fetchImpl?: FetchLike) {
+/** Web Serial in a secure context, as desktop Chrome over HTTPS has it. */
+const SERIAL_HOST = { serial: () => ({}) as Serial, secureContext: () => true };
+
+function renderApp(
+  answers: Record<string, FakeAnswer>,
+  userAgent = CHROME,
+  fetchImpl?: FetchLike,
+  installHost: FlasherAppProps['installHost'] = SERIAL_HOST,
+) {
   const urls = blobUrls();
   const fetch =
     fetchImpl ?? fakeFetch({ [via(source.releasesUrl)]: { json: releases }, ...answers });
-  render(<FlasherApp source={source} fetch={fetch} userAgent={userAgent} blobUrls={urls} />);
+  render(
+    <FlasherApp
+      source={source}
+      fetch={fetch}
+      userAgent={userAgent}
+      blobUrls={urls}
+      installHost={installHost}
+    />,
+  );
   return { urls };
+}
+
+/** Records every text the first status badge takes, in order, as React commits it. */
+function recordStatuses(): string[] {
+  const seen: string[] = [];
+  const read = () => {
+    const text = screen.queryAllByRole('status').find((e) => e.tagName === 'SPAN')?.textContent;
+    if (text && text !== seen.at(-1)) seen.push(text);
+  };
+  read();
+  new MutationObserver(read).observe(document.body, {
+    subtree: true,
+    childList: true,
+    characterData: true,
+  });
+  return seen;
 }
 
 const rows = () => screen.getAllByRole('listitem');
@@ -122,18 +154,24 @@ describe('release list', () => {
 });
 
 describe('download and extract', () => {
-  test('Ready -> Downloading ZIP archive... (with bytes received) -> Ready to flash!, then the install button with a blob manifest', async () => {
+  test('Ready -> Downloading firmware... -> Downloading ZIP archive... (with bytes received) -> Extracting firmware files... -> Ready to flash!, then the install button with a blob manifest', async () => {
     jest.useFakeTimers({ advanceTimers: true });
     const zip = await firmwareZip();
+    let releaseHeaders: () => void = () => {};
+    const headersGate = new Promise<void>((r) => {
+      releaseHeaders = r;
+    });
     let releaseRest: () => void = () => {};
     const restGate = new Promise<void>((r) => {
       releaseRest = r;
     });
     const half = Math.floor(zip.length / 2);
     const table = fakeFetch({ [via(source.releasesUrl)]: { json: releases } });
-    // The zip arrives as a stream: the first half, then the rest once the test lets it.
+    // The proxy answers once the test lets it; the zip then arrives as a stream: the first
+    // half, then the rest once the test lets it.
     const gated: FetchLike = async (url, init) => {
       if (!url.includes('.zip')) return table(url, init);
+      await headersGate;
       const body = new ReadableStream<Uint8Array>({
         async start(controller) {
           controller.enqueue(zip.slice(0, half));
@@ -154,7 +192,14 @@ describe('download and extract', () => {
     };
     const { urls } = renderApp({}, CHROME, gated);
     const download = await screen.findByRole('button', { name: 'Download firmware 2222222' });
+    const statuses = recordStatuses();
     await userEvent.click(download);
+    // Waiting for the proxy's answer.
+    expect(await screen.findByText('Downloading firmware...')).toBeTruthy();
+    expect(
+      (screen.getByRole('button', { name: 'Downloading…' }) as HTMLButtonElement).disabled,
+    ).toBe(true);
+    releaseHeaders();
     expect(await screen.findByText('Downloading ZIP archive...')).toBeTruthy();
     expect(
       (screen.getByRole('button', { name: 'Downloading…' }) as HTMLButtonElement).disabled,
@@ -167,6 +212,16 @@ describe('download and extract', () => {
     expect(screen.getByText(`${formatBytes(half)} of ${formatBytes(zip.length)}`)).toBeTruthy();
     releaseRest();
     expect(await screen.findByText('Ready to flash!')).toBeTruthy();
+    expect(statuses).toEqual([
+      'Ready',
+      'Downloading firmware...',
+      'Downloading ZIP archive...',
+      'Extracting firmware files...',
+      'Ready to flash!',
+    ]);
+    expect(
+      screen.getByText('Connect the ESP32-S3 over USB, then pick its serial port.'),
+    ).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Download firmware/ })).toBeNull();
     const install = document.querySelector('tributary-install-button')!;
     expect(
@@ -207,6 +262,23 @@ describe('browser support', () => {
     expect(details.open).toBe(false);
     expect(within(details).getByRole('heading', { name: 'Firmware releases' })).toBeTruthy();
     expect(await within(details).findByText('Version 2222222')).toBeTruthy();
+  });
+
+  test.each([
+    ['without Web Serial', { serial: () => undefined, secureContext: () => true }],
+    ['outside a secure context', { serial: () => undefined, secureContext: () => false }],
+  ])('%s the install button says why and the connect hint is not shown', async (_, host) => {
+    const zip = await firmwareZip();
+    renderApp(
+      { [via(releases[1]!.assets[0]!.browser_download_url)]: { bytes: zip } },
+      CHROME,
+      undefined,
+      host,
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Download firmware 2222222' }));
+    expect(await screen.findByText('Ready to flash!')).toBeTruthy();
+    expect(document.querySelector('tributary-install-button')).not.toBeNull();
+    expect(screen.queryByText(/Connect the ESP32-S3 over USB/)).toBeNull();
   });
 
   test('desktop Chrome gets neither', async () => {

@@ -1,0 +1,37 @@
+// What a reader actually saw: before every frame the page paints, from its first one on, the
+// text of the visible elements matching a selector is noted, so a test can tell a status that
+// was painted from one that React replaced before any frame showed it.
+import type { Page } from 'playwright-core';
+
+export interface PaintedTexts {
+  /** Frames watched (a watch that never ran cannot pass). */
+  frames: number;
+  /** The texts seen, in order, each repeat of the previous one dropped. */
+  texts: string[];
+}
+
+/** Starts watching on every document the page loads from now on. */
+export async function watchPaintedTexts(page: Page, selector: string): Promise<void> {
+  // A string, not a function: tsx would wrap a function's inner closures in a helper the page
+  // lacks.
+  await page.addInitScript(`(() => {
+    const seen = { frames: 0, texts: [] };
+    window.__paintedTexts = seen;
+    const frame = () => {
+      seen.frames++;
+      const visible = [...document.querySelectorAll(${JSON.stringify(selector)})]
+        .filter((e) => e.checkVisibility())
+        .map((e) => e.textContent.trim());
+      const text = visible.join(' | ');
+      if (text !== '' && text !== seen.texts.at(-1)) seen.texts.push(text);
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  })()`);
+}
+
+export function paintedTexts(page: Page): Promise<PaintedTexts> {
+  return page.evaluate(
+    () => (window as unknown as { __paintedTexts: PaintedTexts }).__paintedTexts,
+  );
+}
