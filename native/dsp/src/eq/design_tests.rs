@@ -1,0 +1,168 @@
+//! The graphic-equalizer design against the slider curve, computed from the slider values.
+
+use super::*;
+
+/// xorshift64, uniform in [0, 1).
+fn uniform(seed: &mut u64) -> f64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    (*seed >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// Slider dB, straight from the documented mapping (not from the design code).
+fn slider_db(g: f32) -> f64 {
+    20.0 * (g as f64).max(0.01).log10()
+}
+
+/// The worst errors (dB) at the band centres and at the midpoints between them.
+fn errors(design: &Design) -> (f64, f64) {
+    let (rate, g) = (design.rate, design.gains);
+    let (mut centre_err, mut mid_err) = (0.0f64, 0.0f64);
+    for b in 0..BANDS {
+        let f = BAND_CENTRES[b];
+        centre_err = centre_err.max((design.response_db(f) - slider_db(g[b])).abs());
+        if b + 1 < BANDS {
+            let m = (f * BAND_CENTRES[b + 1]).sqrt();
+            let expected = 0.5 * (slider_db(g[b]) + slider_db(g[b + 1]));
+            mid_err = mid_err.max((design.response_db(m) - expected).abs());
+        }
+    }
+    assert!(rate >= 44_100, "centres unmoved");
+    (centre_err, mid_err)
+}
+
+#[test]
+fn accuracy_over_random_settings() {
+    // Uniform in value and uniform in dB, 0.25-2.0, at the three common rates.
+    for rate in [44_100u32, 48_000, 96_000] {
+        let designer = Designer::new(rate);
+        let mut seed = 0x2545_F491_4F6C_DD1D ^ rate as u64;
+        let (mut worst_c, mut worst_m) = (0.0f64, 0.0f64);
+        for k in 0..200 {
+            let gains: [f32; BANDS] = std::array::from_fn(|_| {
+                let u = uniform(&mut seed);
+                if k % 2 == 0 {
+                    (0.25 + 1.75 * u) as f32
+                } else {
+                    10f64.powf((-12.0 + 18.06 * u) / 20.0).min(2.0) as f32
+                }
+            });
+            let (c, m) = errors(&designer.design(&gains));
+            worst_c = worst_c.max(c);
+            worst_m = worst_m.max(m);
+        }
+        assert!(
+            worst_c < 0.5 && worst_m < 1.0,
+            "{rate} Hz: centres {worst_c:.3} dB, midpoints {worst_m:.3} dB"
+        );
+    }
+}
+
+#[test]
+fn all_bands_up_is_flat_from_50_hz_to_15_khz() {
+    for rate in [44_100u32, 48_000, 96_000, 192_000] {
+        let design = Designer::new(rate).design(&[2.0; BANDS]);
+        for k in 0..=400 {
+            let f = 50.0 * 300f64.powf(k as f64 / 400.0);
+            let r = design.response_db(f);
+            assert!(
+                (r - 6.0206).abs() < 0.4,
+                "{rate} Hz at {f:.0} Hz: {r:.3} dB"
+            );
+        }
+    }
+}
+
+#[test]
+fn one_band_is_its_slider_and_its_neighbours_stay_put() {
+    for (band, g) in [(8usize, 2.0f32), (8, 0.5), (0, 0.25), (17, 1.5), (4, 0.0)] {
+        let mut gains = FLAT;
+        gains[band] = g;
+        let design = Designer::new(48_000).design(&gains);
+        let at = design.response_db(BAND_CENTRES[band]);
+        let tol = if g == 0.0 { 1.0 } else { 0.3 };
+        assert!((at - slider_db(g)).abs() < tol, "b{}: {at:.2}", band + 1);
+        // One band and a half away the slider curve is flat again.
+        for other in [band as isize - 2, band as isize + 2] {
+            if (0..BANDS as isize).contains(&other) {
+                let r = design.response_db(BAND_CENTRES[other as usize]);
+                assert!(
+                    r.abs() < 0.3,
+                    "b{} next to b{}: {r:.2}",
+                    other + 1,
+                    band + 1
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn flat_sliders_run_nothing_and_folded_bands_add_up() {
+    assert!(Designer::new(48_000).design(&FLAT).is_flat());
+    // At 32 kHz b17 and b18 both sit at 15.2 kHz: their dB add up there, as before the design.
+    let mut gains = FLAT;
+    gains[16] = 1.5;
+    gains[17] = 1.5;
+    let design = Designer::new(32_000).design(&gains);
+    assert_eq!(
+        design.gain_db[17], 0.0,
+        "the folded band carries no filter of its own"
+    );
+    let r = design.response_db(0.475 * 32_000.0);
+    assert!((r - 2.0 * slider_db(1.5)).abs() < 0.3, "{r:.2}");
+    for rate in [8_000u32, 11_025, 16_000, 22_050, 32_000, 384_000] {
+        let gains: [f32; BANDS] = std::array::from_fn(|b| [0.3, 1.9, 0.0, 1.2][b % 4]);
+        let design = Designer::new(rate).design(&gains);
+        for b in 0..BANDS {
+            assert!(design.gain_db[b].is_finite() && design.shapes[b].alpha() > 0.0);
+        }
+        assert!(slider_curve_db(&gains, rate, 1000.0).is_finite());
+    }
+}
+
+#[test]
+fn a_slider_at_zero_is_a_deep_cut_at_the_floor() {
+    for rate in [44_100u32, 48_000, 96_000] {
+        let mut gains = FLAT;
+        gains[9] = 0.0;
+        let design = Designer::new(rate).design(&gains);
+        let r = design.response_db(BAND_CENTRES[9]);
+        assert!((r - FLOOR_DB).abs() < 2.0, "{rate}: {r:.1} dB");
+        // Beside the notch, only the ripple of its compensation (no boost to pay for it).
+        for k in 0..=200 {
+            let f = 30.0 * 600f64.powf(k as f64 / 200.0);
+            let r = design.response_db(f);
+            assert!(r < 0.75, "{rate} at {f:.0} Hz: {r:.2}");
+        }
+    }
+}
+
+#[test]
+fn designs_apply_only_at_their_rate_and_same_gains_change_nothing() {
+    let mut eq = Equalizer::new(48_000, 2, &FLAT).unwrap();
+    let mut gains = FLAT;
+    gains[3] = 1.7;
+    let other = Designer::new(44_100).design(&gains);
+    let err = eq.set_design(&other).unwrap_err().to_string();
+    assert!(
+        err.contains("44100 Hz") && err.contains("48000 Hz"),
+        "{err}"
+    );
+    assert!(eq.is_flat());
+    let design = eq.designer().design(&gains);
+    eq.set_design(&design).unwrap();
+    assert_eq!(eq.design(), &design);
+    assert_eq!(eq.gains(), &gains);
+    assert!(!eq.is_flat());
+    // Setting the same gains again starts no new ramp.
+    let mut buf = AudioBuffer::new(2, 4800);
+    buf.set_frames(4800);
+    eq.process(&mut buf).unwrap();
+    let settled = eq.current_db(3);
+    eq.set_gains(&gains).unwrap();
+    eq.process(&mut buf).unwrap();
+    assert_eq!(eq.current_db(3), settled);
+    assert_eq!(settled, design.gain_db[3]);
+}
