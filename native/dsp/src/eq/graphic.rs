@@ -48,7 +48,7 @@ impl Design {
                 let c = self.shapes[b].coefs(self.gain_db[b]);
                 20.0 * super::magnitude(&c, freq, self.rate).log10()
             })
-            .sum()
+            .fold(0.0, |sum, db| sum + db)
     }
 
     /// True when every filter is flat (the equalizer then does nothing).
