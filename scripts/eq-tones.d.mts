@@ -7,6 +7,10 @@ export interface TestPoint {
   kind: 'centre' | 'midpoint';
   band: number;
 }
+export declare function bandPoints(
+  centres: readonly number[],
+  edges?: readonly number[],
+): TestPoint[];
 export declare const POINTS: readonly TestPoint[];
 export declare function expectedDb(gains: readonly number[], point: TestPoint): number;
 export declare function logSpaced(lo: number, hi: number, n: number): number[];

@@ -28,15 +28,24 @@ export function sliderCurveDb(gains, freq) {
   return sliderDb(gains[CENTRES.length - 1]);
 }
 
+/** Test points of a band layout: each band's centre, and between two bands the point `edges`
+ * gives (by default the geometric midpoint). */
+export function bandPoints(
+  centres,
+  edges = centres.slice(1).map((f, b) => Math.sqrt(f * centres[b])),
+) {
+  return centres.flatMap((f, b) =>
+    b < edges.length
+      ? [
+          { freq: f, kind: 'centre', band: b },
+          { freq: edges[b], kind: 'midpoint', band: b },
+        ]
+      : [{ freq: f, kind: 'centre', band: b }],
+  );
+}
+
 /** The test points: the 18 centres and the 17 geometric midpoints between them. */
-export const POINTS = CENTRES.flatMap((f, b) =>
-  b + 1 < CENTRES.length
-    ? [
-        { freq: f, kind: 'centre', band: b },
-        { freq: Math.sqrt(f * CENTRES[b + 1]), kind: 'midpoint', band: b },
-      ]
-    : [{ freq: f, kind: 'centre', band: b }],
-);
+export const POINTS = bandPoints(CENTRES);
 
 /** What the sliders promise at a test point: the slider value at a centre, the mean of the two
  * neighbours' dB at a midpoint (the straight line in log-frequency halfway). */
