@@ -166,3 +166,31 @@ fn designs_apply_only_at_their_rate_and_same_gains_change_nothing() {
     assert_eq!(eq.current_db(3), settled);
     assert_eq!(settled, design.gain_db[3]);
 }
+
+#[test]
+fn no_filter_rings_longer_than_0_4_s_even_for_combs_of_deep_cuts() {
+    // Deep cuts between boosts would have the fit answer with narrow +24 dB filters ringing for
+    // seconds; widths are held so that every filter decays by 120 dB within 0.4 s.
+    for rate in [44_100u32, 96_000] {
+        let designer = Designer::new(rate);
+        let mut seed = 99u64;
+        let mut slowest = 0.0f64;
+        for _ in 0..100 {
+            let gains: [f32; BANDS] = std::array::from_fn(|_| {
+                if uniform(&mut seed) < 0.3 {
+                    0.0
+                } else {
+                    (0.25 + 1.75 * uniform(&mut seed)) as f32
+                }
+            });
+            let d = designer.design(&gains);
+            for b in (0..BANDS).filter(|b| d.gain_db[*b] != 0.0) {
+                let c = d.shapes[b].coefs(d.gain_db[b]);
+                // Poles' radius squared is a2; dB lost per sample, then seconds for 120 dB.
+                let per_sample = -10.0 * (c.a2 as f64).log10();
+                slowest = slowest.max(120.0 / per_sample / rate as f64);
+            }
+        }
+        assert!(slowest <= 0.401, "{rate} Hz: {slowest:.3} s");
+    }
+}

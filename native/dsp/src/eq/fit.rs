@@ -8,6 +8,7 @@
 //! one logarithm per filter and point.
 
 use super::design::{PeakingShape, BANDS};
+use super::graphic::MAX_DECAY_S;
 use super::lsq::{Matrix, Normal, MAX_COLS, MAX_ROWS};
 
 /// Bounds of a fitted filter's gain, dB. Sliders of 0.25-2.0 stay far inside them; deep cuts
@@ -48,6 +49,9 @@ pub(crate) struct Problem {
     cols: usize,
     cos_w0: [f64; BANDS],
     alpha0: [f64; BANDS],
+    /// The smallest `alpha / A` (A = 10^(gain/40)) that meets `MAX_DECAY_S`: the poles'
+    /// radius is `sqrt((1 - alpha/A) / (1 + alpha/A))`.
+    min_damping: f64,
     rows: usize,
     point: [Point; MAX_ROWS],
 }
@@ -77,8 +81,10 @@ fn band_at(p: &Point, cos_w0: f64, alpha2: f64, u: f64) -> BandAt {
 
 impl Problem {
     pub(crate) fn new(rate: u32) -> Self {
+        let r2 = 10f64.powf(-120.0 / (10.0 * MAX_DECAY_S * rate as f64));
         Problem {
             rate,
+            min_damping: (1.0 - r2) / (1.0 + r2),
             cols: 0,
             cos_w0: [0.0; BANDS],
             alpha0: [0.0; BANDS],
@@ -163,6 +169,13 @@ impl Problem {
                     (-WIDTH_RANGE, WIDTH_RANGE)
                 };
                 next[k] = (z[k] + step[k]).clamp(lo, hi);
+            }
+            for c in 0..cols {
+                let narrowest =
+                    (self.min_damping * 10f64.powf(next[c] / 40.0) / self.alpha0[c]).ln();
+                next[cols + c] = next[cols + c].max(narrowest.min(WIDTH_RANGE));
+            }
+            for k in 0..n {
                 moved = moved.max((next[k] - z[k]).abs());
             }
             if moved < SETTLED {

@@ -25,6 +25,11 @@ use super::lsq::MAX_ROWS;
 
 /// Deepest slider target, dB: a slider at 0.0 asks for this at its centre (20 log10 0.01).
 pub const FLOOR_DB: f64 = -40.0;
+/// Every designed filter's impulse response decays by 120 dB within this time: a narrow boost
+/// (poles near the unit circle) is widened until it does. Settings of 0.25-2.0 never need it
+/// (their slowest filter takes 0.29 s); combs of deep cuts between boosts would otherwise ring
+/// for seconds.
+pub const MAX_DECAY_S: f64 = 0.4;
 
 /// The design of the 18 filters for one set of slider values at one sample rate.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -23,7 +23,7 @@ pub use design::{
     centre, gain_to_db, magnitude, Coefs, PeakingShape, BANDS, BAND_CENTRES, BAND_OCTAVES,
     MAX_CENTRE_FRACTION, MAX_GAIN, MIN_GAIN,
 };
-pub use graphic::{slider_curve_db, Design, Designer, FLOOR_DB};
+pub use graphic::{slider_curve_db, Design, Designer, FLOOR_DB, MAX_DECAY_S};
 
 use cascade::{Lanes, Planes, Stages};
 
