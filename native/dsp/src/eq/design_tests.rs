@@ -152,6 +152,29 @@ fn designs_apply_only_at_their_rate_and_same_gains_change_nothing() {
     );
     assert!(eq.is_flat());
     let design = eq.designer().design(&gains);
+    // Designs made by hand are checked: gains within bounds, positive widths, our centres.
+    for broken in [
+        Design {
+            gain_db: [f64::NAN; BANDS],
+            ..design
+        },
+        Design {
+            gain_db: [40.0; BANDS],
+            ..design
+        },
+        Design {
+            shapes: [design.shapes[0].with_alpha(-1.0); BANDS],
+            ..design
+        },
+        Design {
+            shapes: [design.shapes[0]; BANDS],
+            ..design
+        },
+    ] {
+        let err = eq.set_design(&broken).unwrap_err().to_string();
+        assert!(err.contains("equalizer design: filter"), "{err}");
+    }
+    assert!(eq.is_flat());
     eq.set_design(&design).unwrap();
     assert_eq!(eq.design(), &design);
     assert_eq!(eq.gains(), &gains);
@@ -233,4 +256,43 @@ fn ramping_between_two_designs_moves_gains_and_widths_without_clicks() {
             "{f} Hz: second difference {worst:.2e}, amplitude {amp:.3}"
         );
     }
+}
+
+#[test]
+fn a_notch_released_to_flat_decays_before_it_stops() {
+    use crate::testutil::{buffer_of, sine};
+    let rate = 48_000;
+    let mut gains = FLAT;
+    gains[1] = 0.0;
+    let mut eq = Equalizer::new(rate, 1, &gains).unwrap();
+    let f = 100.0;
+    let sig = sine(f, rate as f64, 0.1, 3 * rate as usize);
+    let mut out = Vec::new();
+    for (k, chunk) in sig.chunks(SUBBLOCK).enumerate() {
+        if k == 1000 {
+            eq.set_gains(&FLAT).unwrap();
+        }
+        let mut b = buffer_of(chunk, 1);
+        eq.process(&mut b).unwrap();
+        out.extend_from_slice(b.channel(0));
+    }
+    assert!(eq.is_flat(), "stopped once its state had decayed");
+    // Flat, the filter adds only its decaying state to the input; when it stops, what is left of
+    // that is dropped at once. It must be gone by then (the 0.1 s that suits a wide filter is
+    // far too short for this narrow notch's poles).
+    let start = 1000 * SUBBLOCK + (RAMP_MS / 1000.0 * rate as f64) as usize + SUBBLOCK;
+    let residual: Vec<f64> = (start..out.len())
+        .map(|n| (out[n] - sig[n]) as f64)
+        .collect();
+    let stop = residual
+        .iter()
+        .rposition(|r| *r != 0.0)
+        .map_or(0, |i| i + 1);
+    let dropped = residual[stop.saturating_sub(1)].abs();
+    let at_end = residual[..480].iter().fold(0.0f64, |m, r| m.max(r.abs()));
+    // 0.05 when the ramp ends; stopping after a fixed 0.1 s would drop 2e-6 of it.
+    assert!(
+        at_end > 0.01 && dropped < 1e-7,
+        "{at_end:.2e} at the end of the ramp, {dropped:.2e} dropped after {stop} frames"
+    );
 }

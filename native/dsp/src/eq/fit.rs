@@ -11,10 +11,10 @@ use super::design::{PeakingShape, BANDS};
 use super::graphic::MAX_DECAY_S;
 use super::lsq::{Matrix, Normal, MAX_COLS, MAX_ROWS};
 
-/// Bounds of a fitted filter's gain, dB. Sliders of 0.25-2.0 stay far inside them; deep cuts
-/// next to boosts may reach them.
-pub(crate) const FILTER_MIN_DB: f64 = -60.0;
-pub(crate) const FILTER_MAX_DB: f64 = 24.0;
+/// Bounds of a fitted filter's gain, dB. Sliders of 0.25-2.0 stay inside them (up to about
+/// +19 dB); deep cuts next to boosts may reach them.
+pub const FILTER_MIN_DB: f64 = -60.0;
+pub const FILTER_MAX_DB: f64 = 24.0;
 /// Widths stay within e^-1.2 - e^1.2 (0.3-3.3) times the nominal ones ...
 const WIDTH_RANGE: f64 = 1.2;
 /// ... and a weak pull holds them near it (weight of the squared log of the ratio).

@@ -136,6 +136,11 @@ impl Designer {
         self.problem.rate()
     }
 
+    /// True when `shape` is centred where band `band`'s filter is at this rate.
+    pub(crate) fn same_centre(&self, band: usize, shape: &PeakingShape) -> bool {
+        shape.cos_w0 == self.nominal[band].cos_w0
+    }
+
     /// The filters that make the equalizer's response match `gains` (slider values, checked by
     /// the caller to be 0.0-2.0). All sliders at 1.0 give all-flat filters.
     pub fn design(&self, gains: &[f32; BANDS]) -> Design {

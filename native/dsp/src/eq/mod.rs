@@ -23,6 +23,7 @@ pub use design::{
     centre, gain_to_db, magnitude, Coefs, PeakingShape, BANDS, BAND_CENTRES, BAND_OCTAVES,
     MAX_CENTRE_FRACTION, MAX_GAIN, MIN_GAIN,
 };
+pub use fit::{FILTER_MAX_DB, FILTER_MIN_DB};
 pub use graphic::{slider_curve_db, Design, Designer, FLOOR_DB, MAX_DECAY_S};
 
 use cascade::{Lanes, Planes, Stages};
@@ -62,7 +63,7 @@ pub struct Equalizer {
     ln_alpha: [f64; BANDS],
     step_ln_alpha: [f64; BANDS],
     steps_left: [usize; BANDS],
-    /// Frames a band that ramped back to flat keeps running so its state decays smoothly.
+    /// Frames a filter that ramped back to flat keeps running so its state decays smoothly.
     linger: [usize; BANDS],
     coefs: [Coefs; BANDS],
     state: [[(f32, f32); MAX_CHANNELS]; BANDS],
@@ -163,7 +164,7 @@ impl Equalizer {
         self.current_db[band]
     }
 
-    /// True when every band is at 1.0 and none is ramping: processing is then a no-op.
+    /// True when every filter is flat and none is ramping: processing is then a no-op.
     pub fn is_flat(&self) -> bool {
         (0..BANDS).all(|b| !self.band_runs(b))
     }
@@ -194,6 +195,21 @@ impl Equalizer {
             )));
         }
         validate_gains(&design.gains)?;
+        for b in 0..BANDS {
+            let (db, shape) = (design.gain_db[b], design.shapes[b]);
+            let alpha = shape.alpha();
+            let sound = (FILTER_MIN_DB..=FILTER_MAX_DB).contains(&db)
+                && alpha.is_finite()
+                && alpha > 0.0
+                && self.designer.same_centre(b, &shape);
+            if !sound {
+                return Err(invalid(format!(
+                    "equalizer design: filter {} must be {FILTER_MIN_DB} to {FILTER_MAX_DB} dB with \
+                     a positive width at this equalizer's centre, got {db} dB, alpha {alpha}",
+                    b + 1
+                )));
+            }
+        }
         let ramp_blocks = ((RAMP_MS / 1000.0 * self.rate as f64) / SUBBLOCK as f64)
             .ceil()
             .max(1.0);
@@ -269,7 +285,7 @@ impl Equalizer {
                 let shape = if self.steps_left[b] == 0 {
                     self.current_db[b] = self.design.gain_db[b];
                     if self.current_db[b] == 0.0 {
-                        self.linger[b] = self.rate as usize / 10;
+                        self.linger[b] = self.decay_frames(b);
                     } else {
                         self.ln_alpha[b] = self.design.shapes[b].alpha().ln();
                     }
@@ -282,6 +298,21 @@ impl Equalizer {
                 };
                 self.coefs[b] = shape.coefs(self.current_db[b]);
             }
+        }
+    }
+
+    /// Frames for filter `b`, now flat, to let its state decay by 120 dB through its poles
+    /// (radius^2 = (1 - alpha) / (1 + alpha) at 0 dB) before it stops: a narrow former notch
+    /// takes longer than the 0.1 s that is the least.
+    fn decay_frames(&self, b: usize) -> usize {
+        let alpha = self.ln_alpha[b].exp();
+        let per_frame_db = -10.0 * ((1.0 - alpha) / (1.0 + alpha)).log10();
+        let frames = (120.0 / per_frame_db).ceil();
+        let rate = self.rate as usize;
+        if frames.is_finite() {
+            (frames as usize).clamp(rate / 10, 4 * rate)
+        } else {
+            4 * rate
         }
     }
 
