@@ -96,11 +96,14 @@ test('44.1 kHz WAV to 48 kHz WAV with EQ and volume: ffprobe and the samples agr
   const dir = tempDir(t);
   const input = join(dir, 'in.wav');
   const output = join(dir, 'out.wav');
+  // Left: b9's centre (1046.5 Hz), which --eq b9=2 raises by 6.02 dB. Right: 130.81 Hz, three
+  // octaves below, where b9 changes nothing measurable (< 0.02 dB). The right tone's level is
+  // the volume alone, the left's over the right's the EQ alone.
   ffmpeg(
     input,
-    'sine=frequency=1046.5:sample_rate=44100:duration=3',
-    '-ac',
-    '2',
+    'sine=frequency=1046.5:sample_rate=44100:duration=3[l];' +
+      'sine=frequency=130.81:sample_rate=44100:duration=3[r];' +
+      '[l][r]join=inputs=2:channel_layout=stereo[out0]',
     '-c:a',
     'pcm_s16le',
   );
@@ -114,7 +117,7 @@ test('44.1 kHz WAV to 48 kHz WAV with EQ and volume: ffprobe and the samples agr
     '--eq',
     'b9=2',
     '--volume',
-    '0.5',
+    '0.7',
   ]);
   assert.equal(res.status, 0, res.stderr);
   assert.match(res.stderr, /rendered 3\.00 s of s16le:44100:2:stereo to s16le:48000:2:stereo/);
@@ -123,11 +126,14 @@ test('44.1 kHz WAV to 48 kHz WAV with EQ and volume: ffprobe and the samples agr
   assert.equal(info.sample_rate, '48000');
   assert.equal(info.channels, '2');
   assert.equal(Number(info.duration), 3);
-  // +6.02 dB (b9 = 2.0 at 1046.5 Hz) and -6.02 dB volume: the tone keeps its level.
-  const left = wavChannel(output, 0);
-  const inLeft = wavChannel(input, 0);
-  const gain = db(amplitude(left, 1046.5, 48000, 4800) / amplitude(inLeft, 1046.5, 44100, 4410));
-  assert.ok(Math.abs(gain) < 0.1, `gain ${gain.toFixed(3)} dB`);
+  const [left, right] = [wavChannel(output, 0), wavChannel(output, 1)];
+  const [inLeft, inRight] = [wavChannel(input, 0), wavChannel(input, 1)];
+  const gain = (out: Float64Array, inp: Float64Array, freq: number) =>
+    db(amplitude(out, freq, 48000, 4800) / amplitude(inp, freq, 44100, 4410));
+  const volume = gain(right, inRight, 130.81);
+  const eq = gain(left, inLeft, 1046.5) - volume;
+  assert.ok(Math.abs(volume - db(0.7)) < 0.05, `volume ${volume.toFixed(3)} dB`);
+  assert.ok(Math.abs(eq - db(2)) < 0.05, `EQ ${eq.toFixed(3)} dB at the band centre`);
   // Time-aligned: the resampler's latency is removed, so the sine starts at sample 0 in phase.
   const rising = (x: Float64Array) => x.findIndex((v, i) => i > 0 && x[i - 1]! <= 0 && v > 0.05);
   assert.ok(Math.abs(rising(left) / 48000 - rising(inLeft) / 44100) < 0.0002);

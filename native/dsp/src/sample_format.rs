@@ -492,7 +492,7 @@ mod tests {
                         };
                     }
                 }
-                for isa in [Isa::Baseline, Isa::detect()] {
+                for isa in Isa::supported() {
                     for dither in [false, true] {
                         // Pieces of odd sizes, so the dither batches straddle calls.
                         let (mut a, mut b) = (vec![0u8; bytes.len()], vec![0u8; bytes.len()]);

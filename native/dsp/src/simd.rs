@@ -21,22 +21,43 @@ pub enum Isa {
 impl Isa {
     /// The best instruction set this CPU supports.
     pub fn detect() -> Isa {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::is_x86_feature_detected as has;
-            if has!("avx2") && has!("fma") {
-                if has!("avx512f") && has!("avx512vl") {
-                    return Isa::Avx512;
-                }
-                return Isa::Avx2;
-            }
-        }
-        Isa::Baseline
+        [Isa::Avx512, Isa::Avx2]
+            .into_iter()
+            .find(|isa| isa.runs_here())
+            .unwrap_or(Isa::Baseline)
     }
 
     /// True when AVX2 and FMA kernels may run.
     pub fn has_avx2(self) -> bool {
         self != Isa::Baseline
+    }
+
+    /// Every instruction set this CPU can run, from [`Isa::Baseline`] up to [`Isa::detect`]'s
+    /// choice. A machine dispatches to its best one only, but machines differ, so tests run the
+    /// kernels of each of these against the scalar reference.
+    pub fn supported() -> Vec<Isa> {
+        [Isa::Baseline, Isa::Avx2, Isa::Avx512]
+            .into_iter()
+            .filter(|isa| isa.runs_here())
+            .collect()
+    }
+
+    /// True when this CPU has the features the instruction set's kernels use.
+    pub fn runs_here(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            let avx2 = has!("avx2") && has!("fma");
+            match self {
+                Isa::Baseline => true,
+                Isa::Avx2 => avx2,
+                Isa::Avx512 => avx2 && has!("avx512f") && has!("avx512vl"),
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            self == Isa::Baseline
+        }
     }
 }
 
@@ -72,6 +93,22 @@ pub fn dot_scalar(a: &[f32], b: &[f32]) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn supported_runs_from_baseline_to_the_detected_best() {
+        let isas = Isa::supported();
+        eprintln!("instruction sets tested on this CPU: {isas:?}");
+        assert_eq!(isas.first(), Some(&Isa::Baseline));
+        assert_eq!(isas.last(), Some(&Isa::detect()));
+        // Each level needs the one below it: AVX-512 kernels are AVX2 kernels with more registers.
+        assert!(!isas.contains(&Isa::Avx512) || isas.contains(&Isa::Avx2));
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(
+            isas.contains(&Isa::Avx2),
+            std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("fma")
+        );
+    }
 
     #[test]
     fn dot_matches_the_scalar_reference_for_every_length() {

@@ -116,6 +116,11 @@ export class Bootloader {
   private download: Download | null = null;
   private readonly ram: { start: number; data: Uint8Array }[] = [];
   private readBack: ReadBack | null = null;
+  /**
+   * The ROM's answers carry the value of its last READ_REG in their value field (a real
+   * ESP32-S3 answered MEM_BEGIN so: recorded-session.spec.ts); the stub's carry 0.
+   */
+  private romValue = 0;
 
   constructor(
     private readonly chip: ChipProfile,
@@ -161,7 +166,9 @@ export class Bootloader {
         return this.sync(data);
       case Op.READ_REG: {
         const [address] = words(1);
-        return this.ok(op, new Uint8Array(0), this.registers.read(address!));
+        const value = this.registers.read(address!);
+        if (this.mode === 'rom') this.romValue = value;
+        return this.ok(op, new Uint8Array(0), value);
       }
       case Op.WRITE_REG: {
         for (let i = 0; i + 16 <= data.length; i += 16) {
@@ -417,7 +424,11 @@ export class Bootloader {
     }
   }
 
-  private ok(op: number, body: Uint8Array = new Uint8Array(0), value = 0): void {
+  private ok(
+    op: number,
+    body: Uint8Array = new Uint8Array(0),
+    value = this.mode === 'rom' ? this.romValue : 0,
+  ): void {
     this.io.send(this.packet(op, value, body, 0));
   }
 

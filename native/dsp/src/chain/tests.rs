@@ -78,19 +78,36 @@ fn processing_at_unity_is_exact_and_switching_to_passthrough_is_seamless() {
     let input = noise_bytes(60_000);
     let out = run(&mut chain, &input, &[6000]);
     assert!(chain.is_passthrough());
-    // After the 20 ms ramp (960 frames = 5760 bytes) the processed bytes equal the input.
+    // The whole output, the processed first piece included: a ramp from 1.0 to 1.0 is exact, and
+    // handing over to plain copying loses or repeats nothing.
     assert_eq!(out.len(), input.len());
-    assert!(out[6000..] == input[6000..]);
+    if let Some(at) = out.iter().zip(&input).position(|(a, b)| a != b) {
+        panic!("output differs from the input from byte {at} on");
+    }
 }
 
 #[test]
 fn resample_eq_volume_path_keeps_a_tone_where_it_belongs() {
+    // Volume and EQ measured each on its own: the left channel carries the EQ band's centre
+    // (b9, 1046.5 Hz, boosted +6.02 dB), the right a tone three octaves below it, where the band
+    // does nothing measurable (< 0.02 dB): the right tone's level is the volume alone, and the
+    // left tone's level over the right's is the EQ alone.
+    let (boosted, plain) = (1046.5, 130.81);
     let mut cfg = ChainConfig::new(fmt("s16le:44100:2"), fmt("s16le:48000:2"));
-    cfg.eq[8] = 2.0; // +6 dB at 1046.5 Hz
-    cfg.volume = 0.5;
+    cfg.eq[8] = 2.0;
+    cfg.volume = 0.7;
     let mut chain = Chain::new(&cfg).unwrap();
     let frames = 44_100;
-    let input = s16le_sine(1046.5, 44_100.0, 0.25, frames, 2);
+    let (left, right) = (
+        sine(boosted, 44_100.0, 0.25, frames),
+        sine(plain, 44_100.0, 0.25, frames),
+    );
+    let input: Vec<u8> = left
+        .iter()
+        .zip(&right)
+        .flat_map(|(l, r)| [*l, *r])
+        .flat_map(|v| ((v as f64 * 32767.0).round() as i16).to_le_bytes())
+        .collect();
     let out = run(&mut chain, &input, &[4096, 333]);
     let got_frames = out.len() / 4;
     let expected = 48_000 - chain.latency_frames() as i64;
@@ -98,13 +115,23 @@ fn resample_eq_volume_path_keeps_a_tone_where_it_belongs() {
         (got_frames as i64 - expected).abs() <= 2,
         "{got_frames} frames, expected {expected}"
     );
-    for c in 0..2 {
+    let mut level = [0.0; 2];
+    for (c, freq) in [boosted, plain].into_iter().enumerate() {
         let ch = s16le_channel(&out, 2, c);
-        let (amp, _, resid) = fit_sine(&ch[8000..], 1046.5, 48_000.0);
-        // 0.25 x 2 (EQ) x 0.5 (volume) = 0.25.
-        assert!((db(amp / 0.25)).abs() < 0.1, "amplitude {amp}");
-        assert!(db(resid / amp) < -80.0, "residual {}", db(resid / amp));
+        let (amp, _, resid) = fit_sine(&ch[8000..], freq, 48_000.0);
+        assert!(
+            db(resid / amp) < -80.0,
+            "{freq} Hz: residual {}",
+            db(resid / amp)
+        );
+        level[c] = db(amp / 0.25);
     }
+    let (volume, eq) = (level[1], level[0] - level[1]);
+    assert!((volume - db(0.7)).abs() < 0.05, "volume {volume:.3} dB");
+    assert!(
+        (eq - db(2.0)).abs() < 0.05,
+        "EQ {eq:.3} dB at the band centre"
+    );
     assert!(chain.latency_frames() > 0);
 }
 

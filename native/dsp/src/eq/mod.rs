@@ -17,6 +17,8 @@ mod fit;
 mod graphic;
 mod lsq;
 #[cfg(test)]
+mod reference_tests;
+#[cfg(test)]
 mod tests;
 
 pub use design::{
