@@ -2,14 +2,16 @@
 // The DSP benchmark (issue 3). Part 1: criterion benches of the kernels (x realtime on one
 // core). Part 2: `tributary render` against the equivalent ffmpeg commands on the same generated
 // 10-minute input, in the same run, one thread each; prints x realtime and ours/ffmpeg.
-// Part 3: instruction counts of the kernels under callgrind (bench-native-callgrind.mjs), exact
-// and repeatable on a shared machine. BENCH_SECONDS=N changes the input length, BENCH_RUNS=N the
+// Then the accuracy of the same equalizers against their sliders (bench-native-eq.mjs). Part 3:
+// instruction counts of the kernels under callgrind (bench-native-callgrind.mjs), exact and
+// repeatable on a shared machine. BENCH_SECONDS=N changes the input length, BENCH_RUNS=N the
 // repetitions (best is kept), BENCH_KERNELS=0 skips parts 1 and 3.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root, sh } from './bench-native-common.mjs';
+import { benchSettings, measure, printAccuracy } from './bench-native-eq.mjs';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 600);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
@@ -221,7 +223,8 @@ const scenarios = [
       ['ffmpeg 18 x equalizer biquads', ffmpeg(in48, 48000, biquads)],
       ...(hasGst ? [['gst equalizer-nbands 18', gst(in48, 48000)]] : []),
     ],
-    target: { ffmpegRatio: null, xRealtime: 1000 },
+    // The designed EQ (issue 19) must stay at least twice as fast as superequalizer.
+    target: { ffmpegRatio: 2, xRealtime: 1000 },
   },
   {
     name: 'full chain s16 44.1k -> resample -> EQ -> volume -> s16 48k',
@@ -319,6 +322,12 @@ for (const s of scenarios) {
   for (const v of verdicts) console.log(`  ${v}`);
   results.render.push(entry);
 }
+
+// ---------------------------------------------------------------- accuracy of the same EQs
+step('EQ accuracy: the same slider settings through each equalizer, measured with tones');
+const accuracySettings = benchSettings();
+results.eqAccuracy = measure({ rate: 48000, settings: accuracySettings });
+printAccuracy(results.eqAccuracy, 48000, accuracySettings.length);
 
 mkdirSync(join(root, 'bench-results'), { recursive: true });
 const file = join(

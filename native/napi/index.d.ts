@@ -314,6 +314,14 @@ export interface EngineUnknownSender {
 /** Number of equalizer bands (b1..b18). */
 export declare const EQ_BAND_COUNT: number
 
+/**
+ * The equalizer's response in dB at each of `frequencies` (Hz) for 18 band gains (0.0-2.0,
+ * b1..b18) at `sampleRate`: the design the engine plays (the same filters, computed from the
+ * same f32 coefficients). Throws for bad gains, a rate outside 8000-384000 Hz or a frequency
+ * outside 0 to half the rate.
+ */
+export declare function eqResponse(gains: Array<number>, sampleRate: number, frequencies: Array<number>): Array<number>
+
 /** A parsed `FORMAT:RATE:CHANNELS[:LAYOUT]` stream format. */
 export interface FormatInfo {
   /** Canonical sample format name: s16le, s16be, s24le, s24be or s32le. */

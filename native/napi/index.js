@@ -839,6 +839,7 @@ module.exports.Chain = nativeBinding.Chain
 module.exports.Engine = nativeBinding.Engine
 module.exports.Mixer = nativeBinding.Mixer
 module.exports.EQ_BAND_COUNT = nativeBinding.EQ_BAND_COUNT
+module.exports.eqResponse = nativeBinding.eqResponse
 module.exports.parseFormat = nativeBinding.parseFormat
 module.exports.parseLayout = nativeBinding.parseLayout
 module.exports.parseSdp = nativeBinding.parseSdp

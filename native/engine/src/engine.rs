@@ -29,6 +29,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+use tributary_dsp::eq::{Design, Designer};
 
 /// Datagrams queued between the receivers and the engine thread.
 const QUEUE_SLOTS: usize = 2048;
@@ -52,9 +53,13 @@ pub(crate) enum SinkPlan {
     New(Box<SinkRt>),
 }
 
-/// A path in a kept sink: kept (levels updated) or built anew.
+/// A path in a kept sink: kept (levels updated, with its new equalizer design when the
+/// equalizer changed) or built anew.
+// The design travels inline (a few hundred bytes once per apply) so the engine thread frees no
+// box of it.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum PathPlan {
-    Keep(PathSpec),
+    Keep(PathSpec, Option<Design>),
     New(Box<PathRt>),
 }
 
@@ -459,9 +464,12 @@ impl Engine {
         if let Some(old) = old.filter(|o| same_output(o, sink)) {
             let mut paths = Vec::new();
             for p in &sink.paths {
-                let kept = old.paths.iter().any(|q| q.source_id == p.source_id);
-                if kept && !rebuilt.contains(&p.source_id) {
-                    paths.push(PathPlan::Keep(p.clone()));
+                let kept = old.paths.iter().find(|q| q.source_id == p.source_id);
+                if let Some(q) = kept.filter(|_| !rebuilt.contains(&p.source_id)) {
+                    // A changed equalizer is designed here, on the caller's thread; the engine
+                    // thread only ramps to it.
+                    let eq = (q.eq != p.eq).then(|| Designer::new(sink.sample_rate).design(&p.eq));
+                    paths.push(PathPlan::Keep(p.clone(), eq));
                 } else {
                     paths.push(PathPlan::New(Box::new(self.build_path(p, sink)?)));
                 }

@@ -219,13 +219,13 @@ impl Core {
                     for p in paths {
                         match p {
                             PathPlan::New(path) => sink.paths.push(*path),
-                            PathPlan::Keep(spec) => {
+                            PathPlan::Keep(spec, eq) => {
                                 if let Some(j) = old_paths
                                     .iter()
                                     .position(|q| q.spec.source_id == spec.source_id)
                                 {
                                     let mut path = old_paths.swap_remove(j);
-                                    path.update(spec);
+                                    path.update(spec, eq.as_ref());
                                     sink.paths.push(path);
                                 }
                             }

@@ -11,15 +11,17 @@ use crate::config::{PathSpec, SinkSpec};
 use crate::sink::layout_for;
 use crate::source::SourceSlot;
 use crate::tap::Tap;
+use tributary_dsp::eq::Design;
 use tributary_dsp::{
     AudioBuffer, ChannelLayout, DspError, Equalizer, MixMatrix, Normalizer, Volume,
 };
 
 /// Length of the fades when a path joins a playing tap or leaves one for another delay.
 const FADE_S: f64 = 0.005;
-/// Silence after which a path stops running its EQ: the 65 Hz band (Q 2.9) has decayed by far
-/// more than 120 dB by then.
+/// Silence after which a path stops running its EQ: every filter of an equalizer design has
+/// decayed by 120 dB by then.
 const QUIET_S: f64 = 0.5;
+const _: () = assert!(QUIET_S >= tributary_dsp::eq::MAX_DECAY_S);
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Fade {
@@ -104,14 +106,18 @@ impl PathRt {
         })
     }
 
-    /// Applies changed levels: volume and EQ ramp. A changed delay is a change of tap, which
-    /// the engine resolves into `next_tap`.
-    pub fn update(&mut self, spec: PathSpec) {
+    /// Applies changed levels: volume and EQ ramp (to `eq`, the design `apply` made on its own
+    /// thread; without one the equalizer designs here). A changed delay is a change of tap,
+    /// which the engine resolves into `next_tap`.
+    pub fn update(&mut self, spec: PathSpec, eq: Option<&Design>) {
         if spec.volume != self.spec.volume {
             let _ = self.volume.set(spec.volume);
         }
         if spec.eq != self.spec.eq {
-            let _ = self.eq.set_gains(&spec.eq);
+            let _ = match eq {
+                Some(design) => self.eq.set_design(design),
+                None => self.eq.set_gains(&spec.eq),
+            };
         }
         self.spec = spec;
     }
@@ -355,7 +361,7 @@ mod tests {
             tick(&mut still, &mut taps, &mut sources, k);
             if k == 500 {
                 // What apply does: new levels, and the tap of the new delay to switch to.
-                path.update(spec(1000.0));
+                path.update(spec(1000.0), None);
                 path.next_tap = Some(1);
             }
             let out = tick(&mut path, &mut taps, &mut sources, k).expect("playing");
@@ -417,7 +423,7 @@ mod tests {
         // Muted: nothing to mix once the volume ramp has reached 0.
         let mut muted = spec(0.0);
         muted.volume = 0.0;
-        g.2.update(muted);
+        g.2.update(muted, None);
         run(&mut g, &mut k, 5, Some(false));
         assert_eq!(run(&mut g, &mut k, 20, Some(false)), 0);
     }

@@ -46,6 +46,7 @@ test('the typings declare the documented API', () => {
     'interface ChainSettings',
     'processInto(',
     'set(settings: ChainSettings)',
+    'function eqResponse(',
   ]) {
     assert.ok(dts.includes(name), name);
   }

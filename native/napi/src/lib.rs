@@ -8,6 +8,7 @@
 
 mod chain;
 mod convert;
+mod eq;
 mod format;
 mod mixer;
 // Engine bindings (native/napi/src/engine*.rs) are declared below this line.

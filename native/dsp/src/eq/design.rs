@@ -1,4 +1,4 @@
-//! The 18 bands, the gain mapping, peaking-biquad coefficients and their analytic response.
+//! The 18 bands, the gain mapping, peaking-biquad coefficients and their magnitude response.
 
 /// Band centres in Hz (half-octave steps from C2, as ffmpeg's superequalizer and the upstream
 /// design list them). The last band is moved to [`MAX_CENTRE_FRACTION`] x rate when that is lower.
@@ -9,15 +9,23 @@ pub const BAND_CENTRES: [f64; 18] = [
 pub const BANDS: usize = 18;
 /// Highest centre as a fraction of the sample rate (just below Nyquist).
 pub const MAX_CENTRE_FRACTION: f64 = 0.475;
-/// Q of each band: one half-octave bandwidth, `sqrt(2^0.5) / (2^0.5 - 1)`.
-pub const BAND_Q: f64 = 2.870_999_945_510_149_6;
+/// Nominal bandwidth of each band's filter in octaves, between its half-gain (in dB) points:
+/// half an octave, the band spacing, and 1.5 octaves for the lowest band, which also holds its
+/// value below its centre. The design ([`crate::eq::Designer`]) tunes each filter's width
+/// around this (0.3-3.3 times) together with its gain.
+pub const BAND_OCTAVES: [f64; BANDS] = {
+    let mut w = [0.5; BANDS];
+    w[0] = 1.5;
+    w
+};
 /// Band gains are linear amplitude factors 0.0-2.0; this is the floor of the mapping.
 pub const MIN_GAIN: f64 = 0.01;
 pub const MAX_GAIN: f64 = 2.0;
 
-/// The documented mapping from a band gain to decibels: `20 log10(gain)`, with gains below
-/// 0.01 treated as 0.01 (-40 dB), so 0.0 is a deep cut, 0.5 is -6.02 dB, 1.0 is flat (0 dB) and
-/// 2.0 is +6.02 dB. The filter's response at the band centre is exactly this gain.
+/// The documented mapping from a band gain (slider value) to decibels: `20 log10(gain)`, with
+/// gains below 0.01 treated as 0.01 (-40 dB, the floor), so 0.0 is a deep cut, 0.5 is -6.02 dB,
+/// 1.0 is flat (0 dB) and 2.0 is +6.02 dB. The design makes the whole equalizer's response at
+/// each band centre this value (within 0.5 dB for 0.25-2.0).
 pub fn gain_to_db(gain: f64) -> f64 {
     20.0 * gain.max(MIN_GAIN).log10()
 }
@@ -44,11 +52,11 @@ pub struct Coefs {
     pub c2: f32,
 }
 
-/// The parts of a peaking filter that do not depend on its gain.
-#[derive(Clone, Copy, Debug)]
+/// The parts of a peaking filter that do not depend on its gain: its centre and width.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PeakingShape {
-    cos_w0: f64,
-    alpha: f64,
+    pub(crate) cos_w0: f64,
+    pub(crate) alpha: f64,
 }
 
 impl PeakingShape {
@@ -58,6 +66,26 @@ impl PeakingShape {
             cos_w0: w0.cos(),
             alpha: w0.sin() / (2.0 * q),
         }
+    }
+
+    /// A peaking filter `octaves` wide between its half-gain (in dB) points in the digital
+    /// domain (the cookbook's bandwidth form, corrected for the bilinear transform's warping).
+    pub fn with_bandwidth(freq: f64, rate: u32, octaves: f64) -> Self {
+        let w0 = 2.0 * std::f64::consts::PI * freq / rate as f64;
+        PeakingShape {
+            cos_w0: w0.cos(),
+            alpha: w0.sin() * (std::f64::consts::LN_2 / 2.0 * octaves * w0 / w0.sin()).sinh(),
+        }
+    }
+
+    /// The cookbook's `alpha` (`sin w0 / 2Q`): the filter's width.
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+
+    /// The same centre with another `alpha`.
+    pub fn with_alpha(&self, alpha: f64) -> Self {
+        PeakingShape { alpha, ..*self }
     }
 
     /// RBJ audio-EQ-cookbook peaking filter with `db` gain at the centre.
@@ -96,18 +124,6 @@ pub fn magnitude(c: &Coefs, freq: f64, rate: u32) -> f64 {
     num / den
 }
 
-/// The analytic response in dB of the whole 18-band EQ with these gains at `freq`.
-pub fn response_db(gains: &[f32; BANDS], rate: u32, freq: f64) -> f64 {
-    (0..BANDS)
-        .filter(|b| gains[*b] != 1.0)
-        .map(|b| {
-            let c =
-                PeakingShape::new(centre(b, rate), rate, BAND_Q).coefs(gain_to_db(gains[b] as f64));
-            20.0 * magnitude(&c, freq, rate).log10()
-        })
-        .sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,16 +134,16 @@ mod tests {
         assert!((gain_to_db(2.0) - 6.0206).abs() < 1e-3);
         assert!((gain_to_db(0.5) + 6.0206).abs() < 1e-3);
         assert_eq!(gain_to_db(0.0), -40.0);
-        assert!((BAND_Q - 2f64.sqrt().sqrt() / (2f64.sqrt() - 1.0)).abs() < 1e-12);
     }
 
     #[test]
-    fn a_band_has_exactly_its_gain_at_its_centre_and_is_flat_far_away() {
+    fn a_filter_has_exactly_its_gain_at_its_centre_and_is_flat_far_away() {
         for rate in [44_100, 48_000, 96_000, 192_000] {
             for band in 0..BANDS {
                 let f = centre(band, rate);
                 assert!(f < rate as f64 / 2.0);
-                let c = PeakingShape::new(f, rate, BAND_Q).coefs(gain_to_db(2.0));
+                let c = PeakingShape::with_bandwidth(f, rate, BAND_OCTAVES[band])
+                    .coefs(gain_to_db(2.0));
                 let at_centre = 20.0 * magnitude(&c, f, rate).log10();
                 assert!(
                     (at_centre - 6.0206).abs() < 0.01,
@@ -135,7 +151,12 @@ mod tests {
                 );
             }
         }
-        let c = PeakingShape::new(1046.5, 48_000, BAND_Q).coefs(-12.0);
+        let c = PeakingShape::with_bandwidth(1046.5, 48_000, 0.5).coefs(-12.0);
         assert!((20.0 * magnitude(&c, 20.0, 48_000).log10()).abs() < 0.05);
+        // Half the gain (in dB) at the band edges, a quarter octave either side.
+        for edge in [-0.25f64, 0.25] {
+            let at = 20.0 * magnitude(&c, 1046.5 * edge.exp2(), 48_000).log10();
+            assert!((at + 6.0).abs() < 0.01, "{edge}: {at}");
+        }
     }
 }

@@ -1,21 +1,32 @@
-//! The 18-band equalizer: peaking biquads at half-octave centres, smoothed live changes.
+//! The 18-band graphic equalizer: peaking biquads designed so the response follows the
+//! sliders, smoothed live changes.
 //!
 //! Gains are linear amplitude factors 0.0-2.0 per band (1.0 flat); the decibel mapping is
-//! [`gain_to_db`]. A change ramps each band linearly in dB over [`RAMP_MS`], recomputing the
-//! coefficients every [`SUBBLOCK`] frames, so no step exceeds a fraction of a dB (no zipper
-//! noise). Bands at 1.0 that are not ramping are not run at all.
+//! [`gain_to_db`]. [`Designer`] turns them into 18 filters (gains and widths) whose cascade
+//! matches the slider values at the band centres and the curve between them (see
+//! `graphic.rs`); that runs when gains change, never per sample. A change ramps each filter's
+//! gain linearly in dB and its width in log over [`RAMP_MS`], recomputing the coefficients every
+//! [`SUBBLOCK`] frames, so no step exceeds a fraction of a dB (no zipper noise). Filters the
+//! design leaves flat are not run at all; all sliders at 1.0 run nothing.
 
 mod cascade;
 mod design;
+#[cfg(test)]
+mod design_tests;
+mod fit;
+mod graphic;
+mod lsq;
 #[cfg(test)]
 mod reference_tests;
 #[cfg(test)]
 mod tests;
 
 pub use design::{
-    centre, gain_to_db, magnitude, response_db, Coefs, PeakingShape, BANDS, BAND_CENTRES, BAND_Q,
+    centre, gain_to_db, magnitude, Coefs, PeakingShape, BANDS, BAND_CENTRES, BAND_OCTAVES,
     MAX_CENTRE_FRACTION, MAX_GAIN, MIN_GAIN,
 };
+pub use fit::{FILTER_MAX_DB, FILTER_MIN_DB};
+pub use graphic::{slider_curve_db, Design, Designer, FLOOR_DB, MAX_DECAY_S};
 
 use cascade::{Lanes, Planes, Stages};
 
@@ -45,13 +56,16 @@ pub struct Equalizer {
     rate: u32,
     channels: usize,
     isa: Isa,
-    shapes: [PeakingShape; BANDS],
-    gains: [f32; BANDS],
-    target_db: [f64; BANDS],
+    designer: Designer,
+    /// The design being played or ramped to.
+    design: Design,
     current_db: [f64; BANDS],
     step_db: [f64; BANDS],
+    /// Each filter's width as `ln(alpha)`, ramped with its gain.
+    ln_alpha: [f64; BANDS],
+    step_ln_alpha: [f64; BANDS],
     steps_left: [usize; BANDS],
-    /// Frames a band that ramped back to flat keeps running so its state decays smoothly.
+    /// Frames a filter that ramped back to flat keeps running so its state decays smoothly.
     linger: [usize; BANDS],
     coefs: [Coefs; BANDS],
     state: [[(f32, f32); MAX_CHANNELS]; BANDS],
@@ -91,16 +105,18 @@ impl Equalizer {
             )));
         }
         let gains = validate_gains(gains)?;
-        let shapes = std::array::from_fn(|b| PeakingShape::new(centre(b, rate), rate, BAND_Q));
+        let designer = Designer::new(rate);
+        let design = designer.design(&gains);
         let mut eq = Equalizer {
             rate,
             channels,
             isa: Isa::detect(),
-            shapes,
-            gains,
-            target_db: [0.0; BANDS],
-            current_db: [0.0; BANDS],
+            designer,
+            design,
+            current_db: design.gain_db,
             step_db: [0.0; BANDS],
+            ln_alpha: design.shapes.map(|s| s.alpha().ln()),
+            step_ln_alpha: [0.0; BANDS],
             steps_left: [0; BANDS],
             linger: [0; BANDS],
             coefs: [Coefs::default(); BANDS],
@@ -111,14 +127,7 @@ impl Equalizer {
             lanes: Lanes::new(),
         };
         for b in 0..BANDS {
-            let db = if gains[b] == 1.0 {
-                0.0
-            } else {
-                gain_to_db(gains[b] as f64)
-            };
-            eq.target_db[b] = db;
-            eq.current_db[b] = db;
-            eq.coefs[b] = eq.shapes[b].coefs(db);
+            eq.coefs[b] = design.shapes[b].coefs(design.gain_db[b]);
         }
         Ok(eq)
     }
@@ -137,17 +146,27 @@ impl Equalizer {
         self.channels
     }
 
-    /// The target gains.
+    /// The target gains (slider values).
     pub fn gains(&self) -> &[f32; BANDS] {
-        &self.gains
+        &self.design.gains
     }
 
-    /// The gain in dB a band applies right now (it ramps towards the target).
+    /// The design played (or ramped to): its `response_db` is the equalizer's response.
+    pub fn design(&self) -> &Design {
+        &self.design
+    }
+
+    /// The designer for this equalizer's rate, to design away from the audio thread.
+    pub fn designer(&self) -> &Designer {
+        &self.designer
+    }
+
+    /// The gain in dB band `band`'s filter applies right now (it ramps towards the design's).
     pub fn current_db(&self, band: usize) -> f64 {
         self.current_db[band]
     }
 
-    /// True when every band is at 1.0 and none is ramping: processing is then a no-op.
+    /// True when every filter is flat and none is ramping: processing is then a no-op.
     pub fn is_flat(&self) -> bool {
         (0..BANDS).all(|b| !self.band_runs(b))
     }
@@ -156,26 +175,65 @@ impl Equalizer {
         self.current_db[b] != 0.0 || self.steps_left[b] > 0 || self.linger[b] > 0
     }
 
-    /// Sets new target gains; each changed band ramps over [`RAMP_MS`]. Never allocates.
+    /// Sets new target gains: designs the filters (a few hundred microseconds, no allocation),
+    /// then ramps to them as [`Equalizer::set_design`]. Same gains again do nothing.
     pub fn set_gains(&mut self, gains: &[f32]) -> Result<(), DspError> {
         let gains = validate_gains(gains)?;
+        if gains == self.design.gains {
+            return Ok(());
+        }
+        let design = self.designer.design(&gains);
+        self.set_design(&design)
+    }
+
+    /// Ramps to a design made elsewhere (`Designer::new(rate).design(&gains)`, on a control
+    /// thread): each changed filter moves over [`RAMP_MS`]. Cheap and allocation-free; refused
+    /// when the design is for another sample rate.
+    pub fn set_design(&mut self, design: &Design) -> Result<(), DspError> {
+        if design.rate != self.rate {
+            return Err(invalid(format!(
+                "equalizer design is for {} Hz, the equalizer runs at {} Hz",
+                design.rate, self.rate
+            )));
+        }
+        validate_gains(&design.gains)?;
+        for b in 0..BANDS {
+            let (db, shape) = (design.gain_db[b], design.shapes[b]);
+            let alpha = shape.alpha();
+            let sound = (FILTER_MIN_DB..=FILTER_MAX_DB).contains(&db)
+                && alpha.is_finite()
+                && alpha > 0.0
+                && self.designer.same_centre(b, &shape);
+            if !sound {
+                return Err(invalid(format!(
+                    "equalizer design: filter {} must be {FILTER_MIN_DB} to {FILTER_MAX_DB} dB with \
+                     a positive width at this equalizer's centre, got {db} dB, alpha {alpha}",
+                    b + 1
+                )));
+            }
+        }
         let ramp_blocks = ((RAMP_MS / 1000.0 * self.rate as f64) / SUBBLOCK as f64)
             .ceil()
             .max(1.0);
         for b in 0..BANDS {
-            if gains[b] == self.gains[b] {
+            let (db, shape) = (design.gain_db[b], design.shapes[b]);
+            if db == self.design.gain_db[b] && shape == self.design.shapes[b] {
                 continue;
             }
-            let db = if gains[b] == 1.0 {
+            let ln_alpha = shape.alpha().ln();
+            if self.current_db[b] == 0.0 {
+                // A flat filter is the identity whatever its width: start at the new width.
+                self.ln_alpha[b] = ln_alpha;
+            }
+            self.step_db[b] = (db - self.current_db[b]) / ramp_blocks;
+            self.step_ln_alpha[b] = if db == 0.0 {
                 0.0
             } else {
-                gain_to_db(gains[b] as f64)
+                (ln_alpha - self.ln_alpha[b]) / ramp_blocks
             };
-            self.target_db[b] = db;
-            self.step_db[b] = (db - self.current_db[b]) / ramp_blocks;
             self.steps_left[b] = ramp_blocks as usize;
         }
-        self.gains = gains;
+        self.design = *design;
         Ok(())
     }
 
@@ -226,16 +284,37 @@ impl Equalizer {
         for b in 0..BANDS {
             if self.steps_left[b] > 0 {
                 self.steps_left[b] -= 1;
-                self.current_db[b] = if self.steps_left[b] == 0 {
-                    if self.target_db[b] == 0.0 {
-                        self.linger[b] = self.rate as usize / 10;
+                let shape = if self.steps_left[b] == 0 {
+                    self.current_db[b] = self.design.gain_db[b];
+                    if self.current_db[b] == 0.0 {
+                        self.linger[b] = self.decay_frames(b);
+                    } else {
+                        self.ln_alpha[b] = self.design.shapes[b].alpha().ln();
                     }
-                    self.target_db[b]
+                    // The design's exact coefficients, as `Design::response_db` computes them.
+                    self.design.shapes[b]
                 } else {
-                    self.current_db[b] + self.step_db[b]
+                    self.current_db[b] += self.step_db[b];
+                    self.ln_alpha[b] += self.step_ln_alpha[b];
+                    self.design.shapes[b].with_alpha(self.ln_alpha[b].exp())
                 };
-                self.coefs[b] = self.shapes[b].coefs(self.current_db[b]);
+                self.coefs[b] = shape.coefs(self.current_db[b]);
             }
+        }
+    }
+
+    /// Frames for filter `b`, now flat, to let its state decay by 120 dB through its poles
+    /// (radius^2 = (1 - alpha) / (1 + alpha) at 0 dB) before it stops: a narrow former notch
+    /// takes longer than the 0.1 s that is the least.
+    fn decay_frames(&self, b: usize) -> usize {
+        let alpha = self.ln_alpha[b].exp();
+        let per_frame_db = -10.0 * ((1.0 - alpha) / (1.0 + alpha)).log10();
+        let frames = (120.0 / per_frame_db).ceil();
+        let rate = self.rate as usize;
+        if frames.is_finite() {
+            (frames as usize).clamp(rate / 10, 4 * rate)
+        } else {
+            4 * rate
         }
     }
 
