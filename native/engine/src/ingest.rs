@@ -370,12 +370,18 @@ impl Core {
             return;
         };
         let channels = usize::from(f.channels);
-        if slot.buffer.rate() != f.sample_rate
+        let changed = slot.buffer.rate() != f.sample_rate
             || slot.buffer.channels() != channels
             || slot.mask != u32::from(f.channel_mask)
-        {
+            || (slot.bit_depth != 0 && slot.bit_depth != f.bit_depth);
+        if changed {
+            if !slot.may_reformat(arrival_s) {
+                slot.counters.malformed.fetch_add(1, Relaxed);
+                return;
+            }
             slot.reformat(f.sample_rate, channels, u32::from(f.channel_mask));
         }
+        slot.bit_depth = f.bit_depth;
         slot.note_format(detected);
         slot.buffer
             .push_scream(p.payload, f.sample_format(), arrival_s);

@@ -153,9 +153,7 @@ impl PathRt {
         let tap = taps.get_mut(self.tap)?;
         let slot = sources.get_mut(tap.source)?;
         let (rate, channels) = (slot.buffer.rate(), slot.buffer.channels());
-        if tap.source_format() != (rate, channels) {
-            tap.rebuild_for_source(rate, channels);
-        }
+        tap.follow(rate, channels, slot.generation);
         if self.src_format != (channels, slot.mask) {
             self.src_format = (channels, slot.mask);
             self.follow_source_layout(layout_for(channels, slot.mask));

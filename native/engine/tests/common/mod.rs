@@ -112,7 +112,18 @@ pub fn send_scream_tone(to: SocketAddr, seconds: f64, tones: [(f64, f64); 2]) {
 /// channel mask) at the real rate for `seconds`. Frames straddle packets when 1152 bytes is
 /// not a whole number of them, as real Scream senders do.
 pub fn send_scream(to: SocketAddr, seconds: f64, mask: u16, tones: &[(f64, f64)]) {
-    let socket = UdpSocket::bind((LOCAL, 0)).unwrap();
+    send_scream_from(LOCAL, to, seconds, mask, tones);
+}
+
+/// [`send_scream`] from a socket bound to `from` (another loopback address: another sender).
+pub fn send_scream_from(
+    from: IpAddr,
+    to: SocketAddr,
+    seconds: f64,
+    mask: u16,
+    tones: &[(f64, f64)],
+) {
+    let socket = UdpSocket::bind((from, 0)).unwrap();
     let channels = tones.len();
     let format = ScreamFormat {
         sample_rate: 48_000,
