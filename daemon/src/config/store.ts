@@ -17,9 +17,15 @@ import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { invalidConfig, SaveFailedError } from '../errors.js';
+import { invalidConfig, type ProblemError, SaveFailedError } from '../errors.js';
 import type { Problem } from '../schema/problem.js';
-import { keepAside, readTextIfExists, writeFileAtomic } from './atomic-file.js';
+import { makeProblem } from '../schema/validate.js';
+import {
+  keepAside,
+  readTextIfExists,
+  removeStaleTemporaries,
+  writeFileAtomic,
+} from './atomic-file.js';
 import { defaultConfig, defaultEqualizers } from './defaults.js';
 import {
   ConfigFileError,
@@ -27,12 +33,15 @@ import {
   configText,
   type EqualizersPart,
   equalizersText,
+  fileProblems,
   type Parsed,
   parseConfigText,
   parseEqualizersText,
 } from './documents.js';
 import { type MergeConflict, mergeLists } from './merge.js';
 import { type Config, emptyConfig, type Kind, LIST_OF, validateConfig } from './model.js';
+import { POLL_MS, ReloadSchedule } from './reload-schedule.js';
+import { damage, damageMessage, keepLastGood, lastGoodPath, readLastGood } from './shrink-guard.js';
 
 export interface StoreLogger {
   info(message: string): void;
@@ -140,7 +149,7 @@ export class ConfigStore {
   #draining: Promise<void> | null = null;
   #watchers: FSWatcher[] = [];
   #poll: NodeJS.Timeout | null = null;
-  #reloadTimer: NodeJS.Timeout | null = null;
+  readonly #schedule: ReloadSchedule;
   #signatures = new Map<string, string>();
   #closed = false;
 
@@ -151,6 +160,11 @@ export class ConfigStore {
     this.#reloadTimeoutMs = options.reloadTimeoutMs ?? 3000;
     this.#docs = docs;
     this.#config = deepFreeze({ ...emptyConfig(), ...docs[0].base, ...docs[1].base });
+    this.#schedule = new ReloadSchedule(this.#reloadTimeoutMs, () => {
+      this.reload().catch((err: Error) =>
+        this.#log.error(`reloading the configuration failed: ${err.message}`),
+      );
+    });
   }
 
   /**
@@ -208,22 +222,35 @@ export class ConfigStore {
     };
     for (const doc of [configDoc, equalizerDoc] as Doc<unknown>[]) {
       await mkdir(dirname(doc.path), { recursive: true });
+      for (const file of [doc.path, lastGoodPath(doc.path)]) {
+        for (const name of await removeStaleTemporaries(file)) {
+          log.info(`removed ${name}, a temporary file a stopped daemon left in ${dirname(file)}`);
+        }
+      }
       const text = await readTextIfExists(doc.path);
       if (text === null) {
         setBase(doc, doc.base, 1);
         doc.text = doc.render(doc.base, 1);
         await writeFileAtomic(doc.path, doc.text);
+        await keepLastGood(doc.path, doc.text);
         log.info(`created ${doc.path} with the built-in defaults`);
         continue;
+      }
+      const why = damage(text, await readLastGood(doc.path));
+      if (why) {
+        const problem = makeProblem('', 'truncated', why);
+        throw new ConfigFileError(doc.path, [problem], damageMessage(doc.path, why, false));
       }
       const parsed = doc.parse(text); // throws ConfigFileError: refuse to start
       setBase(doc, parsed.value, parsed.revision);
       doc.text = text;
+      await keepLastGood(doc.path, text);
       if (parsed.generatedIds.size > 0) {
         doc.revision += 1;
         setBase(doc, parsed.value, doc.revision);
         doc.text = doc.render(parsed.value, doc.revision);
         await writeFileAtomic(doc.path, doc.text);
+        await keepLastGood(doc.path, doc.text);
         log.info(`gave ${parsed.generatedIds.size} entries in ${doc.path} a config_id`);
       }
     }
@@ -279,7 +306,7 @@ export class ConfigStore {
     for (const w of this.#watchers) w.close();
     this.#watchers = [];
     if (this.#poll) clearInterval(this.#poll);
-    if (this.#reloadTimer) clearTimeout(this.#reloadTimer);
+    this.#schedule.stop();
     while (this.#draining) await this.#draining;
   }
 
@@ -303,7 +330,7 @@ export class ConfigStore {
         try {
           const next = structuredClone(draft);
           const result = op.run(next);
-          const problems = validateConfig(next);
+          const problems = fileProblems(next);
           if (problems.length > 0) throw invalidConfig(problems);
           draft = next;
           applied.push({ op, result: structuredClone(result) });
@@ -316,6 +343,13 @@ export class ConfigStore {
       try {
         saved = await this.#save(draft);
       } catch (err) {
+        if ((err as ProblemError & { code?: string }).code === 'TRIBUTARY_INVALID_CONFIG') {
+          // The text would not load again (each change was checked, so this is a bug): not
+          // written, and said so.
+          this.#log.error(`a change was not saved: ${(err as Error).message}`);
+          for (const { op } of applied) op.reject(err);
+          continue;
+        }
         const file = (err as { file?: string }).file ?? this.configPath;
         const failure = new SaveFailedError(file, (err as Error).message);
         this.#log.error(failure.message);
@@ -390,6 +424,12 @@ export class ConfigStore {
     if (disk !== null && rejected && isDeepStrictEqual(ours, doc.base)) return { saved: ours };
     const revision = doc.revision + 1;
     const text = doc.render(ours, revision);
+    try {
+      doc.parse(text); // what is written must load again
+    } catch (err) {
+      if (err instanceof ConfigFileError) throw invalidConfig(err.problems);
+      throw err;
+    }
     let written: boolean;
     try {
       if (rejected) {
@@ -409,6 +449,7 @@ export class ConfigStore {
     doc.text = text;
     setBase(doc, ours, revision);
     await this.#remember(doc.path);
+    await this.#keepLastGood(doc);
     return { saved: ours };
   }
 
@@ -421,6 +462,17 @@ export class ConfigStore {
     disk: string,
     ours: T,
   ): 'invalid' | { value: T; theirs: T; mustWrite: boolean } {
+    const why = damage(disk, doc.text);
+    if (why) {
+      if (doc.reported !== disk) {
+        doc.reported = disk;
+        this.#log.error(
+          `${damageMessage(doc.path, why, true)}\nThe daemon keeps running on its last valid ` +
+            'configuration and will not overwrite the file while it looks like this.',
+        );
+      }
+      return 'invalid';
+    }
     let theirs: Parsed<T>;
     try {
       theirs = doc.parse(disk);
@@ -464,6 +516,7 @@ export class ConfigStore {
     }
     this.#log.info(`reloaded ${doc.path} (edited by hand)`);
     doc.text = disk;
+    void this.#keepLastGood(doc);
     setBase(doc, theirs.value, theirs.revision);
     doc.reported = null;
     return { value: merged, theirs: theirs.value, mustWrite: theirs.generatedIds.size > 0 };
@@ -475,7 +528,7 @@ export class ConfigStore {
     for (const dir of new Set(this.#docs.map((d) => dirname(d.path)))) {
       try {
         const watcher = watch(dir, { persistent: false }, (_event, file) => {
-          if (file === null || names.has(file.toString())) this.#scheduleReload();
+          if (file === null || names.has(file.toString())) void this.#noticeChange();
         });
         watcher.on('error', () => {});
         this.#watchers.push(watcher);
@@ -485,7 +538,7 @@ export class ConfigStore {
     }
     // A cheap stat poll catches what a watcher misses (network file systems, editors that
     // replace the directory entry in unusual ways).
-    this.#poll = setInterval(() => void this.#pollOnce(), Math.max(this.#reloadTimeoutMs, 250));
+    this.#poll = setInterval(() => void this.#pollOnce(), POLL_MS);
     this.#poll.unref();
   }
 
@@ -523,20 +576,30 @@ export class ConfigStore {
       const now = await this.#signature(doc.path);
       if (now !== this.#signatures.get(doc.path)) {
         this.#signatures.set(doc.path, now);
-        this.#scheduleReload();
+        await this.#noticeChange();
       }
     }
   }
 
-  #scheduleReload(): void {
+  /** A file may have changed: reload once the newest of them has rested for the timeout. */
+  async #noticeChange(): Promise<void> {
     if (this.#closed) return;
-    if (this.#reloadTimer) clearTimeout(this.#reloadTimer);
-    this.#reloadTimer = setTimeout(() => {
-      this.#reloadTimer = null;
-      this.reload().catch((err: Error) =>
-        this.#log.error(`reloading the configuration failed: ${err.message}`),
-      );
-    }, this.#reloadTimeoutMs);
-    this.#reloadTimer.unref();
+    const times = await Promise.all(
+      this.#docs.map((d) =>
+        stat(d.path).then(
+          (s) => s.mtimeMs,
+          () => Date.now(),
+        ),
+      ),
+    );
+    this.#schedule.changed(Math.max(...times));
+  }
+
+  /** Keeps what the daemon last wrote or accepted as the file's last good version. */
+  async #keepLastGood<T>(doc: Doc<T>): Promise<void> {
+    if (doc.text === null) return;
+    await keepLastGood(doc.path, doc.text).catch((err: Error) =>
+      this.#log.warn(`could not keep a copy of ${doc.path}: ${err.message}`),
+    );
   }
 }

@@ -178,7 +178,7 @@ for (const kind of kinds) {
       for (const [value, rule] of [
         ['1.5', 'must be <= 1'],
         ['-0.1', 'must be >= 0'],
-        ['loud', 'must be number'],
+        ['loud', 'must be a finite decimal number'],
       ]) {
         const res = await call('GET', `${one}/volume/${value}`);
         assert.equal(res.status, 400, value);
