@@ -1,9 +1,9 @@
 // The one ajv setup used for configuration files and for API requests, and the translation of
 // its errors into problems that name the path (`sinks[2].volume`), the rule and the value.
-import { isIP } from 'node:net';
 import type { TSchema } from '@sinclair/typebox';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { isAddress } from './address.js';
 import { Equalizer } from './common.js';
 import { EqualizerPreset, EqualizerPresetInput } from './equalizer-preset.js';
 import { Config, ConfigFile, ConfigMessage, EqualizersFile } from './files.js';
@@ -44,7 +44,7 @@ function createAjv(coerceTypes: boolean): Ajv {
     strict: true,
   });
   addFormats.default(ajv, ['uuid']);
-  ajv.addFormat('ip', { type: 'string', validate: (s: string) => isIP(s) !== 0 });
+  ajv.addFormat('ip', { type: 'string', validate: isAddress });
   ajv.addKeyword({ keyword: 'x-rule', schemaType: 'string' });
   for (const schema of sharedSchemas) ajv.addSchema(schema);
   return ajv;
@@ -57,7 +57,7 @@ export const coercingAjv = createAjv(true);
 
 const formatRules: Record<string, string> = {
   uuid: 'must be a UUID',
-  ip: 'must be an IPv4 or IPv6 address',
+  ip: 'must be an IPv4 or IPv6 address (without a %zone)',
 };
 
 /** `/sinks/2/volume` -> `sinks[2].volume`. */

@@ -2,13 +2,12 @@
 // status, never a 500 and never an empty or Fastify-shaped body.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { InjectOptions } from 'fastify';
 import { build } from '../helpers.js';
-
-type Inject = Parameters<Awaited<ReturnType<typeof build>>['inject']>[0];
 
 async function app(t: Parameters<typeof build>[0], options = {}) {
   const built = await build(t, options);
-  const call = async (opts: Inject) => {
+  const call = async (opts: InjectOptions) => {
     const res = await built.inject(opts);
     const body = res.body ? res.json() : undefined;
     return { status: res.statusCode, body, headers: res.headers, size: res.body.length };
