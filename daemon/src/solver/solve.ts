@@ -106,6 +106,16 @@ class Reach<T extends Member> {
   }
 }
 
+/** The best path of one source to one sink so far: its chains, route, volume and delay. */
+interface Choice {
+  readonly source: Chain<Source>;
+  readonly route: Route;
+  readonly sink: Chain<Sink>;
+  readonly volume: number;
+  /** Before the cap. */
+  readonly delay: number;
+}
+
 /** The entries of a chain, first (the named entry) to last (the real one). */
 function entriesOf<T>(chain: Chain<T>): T[] {
   const out: T[] = [];
@@ -130,8 +140,8 @@ function entriesOf<T>(chain: Chain<T>): T[] {
 export function solve(config: Pick<Config, 'sinks' | 'sources' | 'routes'>): SolverOutput {
   const sinks = new Reach(config.sinks);
   const sources = new Reach(config.sources);
-  // sink config_id -> source config_id -> (path, its total volume and unclamped delay)
-  const best = new Map<string, Map<string, { path: SolvedPath; volume: number; delay: number }>>();
+  // sink config_id -> source config_id -> the best path so far (made into a SolvedPath once).
+  const best = new Map<string, Map<string, Choice>>();
 
   for (const route of config.routes) {
     if (!route.enabled) continue;
@@ -158,8 +168,7 @@ export function solve(config: Pick<Config, 'sinks' | 'sources' | 'routes'>): Sol
         ) {
           continue;
         }
-        const path = combine(entriesOf(sc).reverse(), route, entriesOf(kc));
-        forSink.set(sourceId, { path, volume, delay });
+        forSink.set(sourceId, { source: sc, route, sink: kc, volume, delay });
       }
     }
   }
@@ -169,7 +178,7 @@ export function solve(config: Pick<Config, 'sinks' | 'sources' | 'routes'>): Sol
   for (const sink of config.sinks) {
     if (sink.is_group || !sink.enabled) continue;
     const paths = [...(best.get(sink.config_id)?.values() ?? [])]
-      .map((b) => b.path)
+      .map((b) => combine(entriesOf(b.source).reverse(), b.route, entriesOf(b.sink)))
       .sort((a, b) => sourceOrder.get(a.source_config_id)! - sourceOrder.get(b.source_config_id)!);
     out.push({
       name: sink.name,
@@ -199,9 +208,7 @@ function combine(sourceLevels: Member[], route: Route, sinkLevels: Member[]): So
     via.push({ kind, name: level.name, config_id: level.config_id });
     volume *= level.volume;
     delay += level.delay;
-    EQ_BAND_KEYS.forEach((key, i) => {
-      eq[i]! *= level.equalizer[key];
-    });
+    for (let i = 0; i < EQ_BAND_KEYS.length; i++) eq[i]! *= level.equalizer[EQ_BAND_KEYS[i]!];
   };
   for (const level of sourceLevels) apply(level.is_group ? 'source group' : 'source', level);
   apply('route', route);
