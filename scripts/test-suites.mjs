@@ -12,10 +12,11 @@ export const suites = [
     format: 'node-test',
   },
   { name: 'typecheck', cmd: 'npm', args: ['run', 'typecheck'], format: 'check' },
+  // With the engine's fault injection (test builds only) for its supervision tests.
   {
     name: 'native: cargo test',
     cmd: 'cargo',
-    args: ['test', '--workspace', '--quiet'],
+    args: ['test', '--workspace', '--quiet', '--features', 'tributary-engine/fault-injection'],
     format: 'cargo',
   },
   {

@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import engine, { type EngineSettings } from './engine/index.js';
+import engine, { type EngineClass, type EngineSettings } from './engine/index.js';
 import { frameworkErrors, MAX_PARAM_LENGTH } from './http/error-body.js';
 import { useBoundedJson } from './http/json-body.js';
 import auth from './plugins/auth.js';
@@ -30,6 +30,8 @@ export interface AppOptions {
   readonly mediaCommandPort?: number;
   /** The audio engine's settings (`readEngineSettings()`); absent or null runs without audio. */
   readonly engine?: EngineSettings | null;
+  /** Tests only: the engine class (one built with fault injection); never set by `serve`. */
+  readonly engineBinding?: EngineClass;
 }
 
 /** Options for the Fastify instance the app is registered on (server.ts and tests). */
@@ -73,7 +75,10 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
     },
   });
 
-  await fastify.register(engine, { settings: options.engine ?? null });
+  await fastify.register(engine, {
+    settings: options.engine ?? null,
+    ...(options.engineBinding ? { binding: options.engineBinding } : {}),
+  });
   await fastify.register(systemRoutes);
   await fastify.register(sinkRoutes, { prefix: '/sinks' });
   await fastify.register(sourceRoutes, {

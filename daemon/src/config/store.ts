@@ -70,6 +70,9 @@ export interface ConfigSnapshot {
 
 export type ConfigListener = (snapshot: ConfigSnapshot) => void;
 
+/** A check of a whole configuration: the problems it has, none when it may be saved. */
+export type ConfigCheck = (config: Readonly<Config>) => Problem[];
+
 interface Op {
   run(draft: Config): unknown;
   resolve(value: unknown): void;
@@ -143,6 +146,7 @@ export class ConfigStore {
   readonly #reloadTimeoutMs: number;
   readonly #docs: [Doc<ConfigPart>, Doc<EqualizersPart>];
   readonly #listeners = new Set<ConfigListener>();
+  readonly #checks: ConfigCheck[] = [];
   #config: Config;
   #revision = 1;
   #queue: Op[] = [];
@@ -272,6 +276,14 @@ export class ConfigStore {
     return { revision: this.#revision, config: this.#config };
   }
 
+  /**
+   * Adds a check every change must pass before it is saved (after the schemas and the rules
+   * across entries): the audio engine's, so a configuration it would refuse is never saved.
+   */
+  addCheck(check: ConfigCheck): void {
+    this.#checks.push(check);
+  }
+
   /** Calls `listener` with every new snapshot (after it is saved). Returns an unsubscribe function. */
   subscribe(listener: ConfigListener): () => void {
     this.#listeners.add(listener);
@@ -330,7 +342,8 @@ export class ConfigStore {
         try {
           const next = structuredClone(draft);
           const result = op.run(next);
-          const problems = fileProblems(next);
+          let problems = fileProblems(next);
+          for (const check of this.#checks) if (problems.length === 0) problems = check(next);
           if (problems.length > 0) throw invalidConfig(problems);
           draft = next;
           applied.push({ op, result: structuredClone(result) });

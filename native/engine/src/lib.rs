@@ -9,6 +9,9 @@
 pub mod config;
 pub mod drift;
 pub mod engine;
+pub mod fault;
+#[cfg(feature = "fault-injection")]
+mod fault_injection;
 mod ingest;
 pub mod jitter;
 pub mod log;
@@ -25,9 +28,13 @@ pub mod sdp;
 pub mod sink;
 pub mod source;
 pub mod stats;
+pub mod supervisor;
 pub mod tagged;
 pub mod tap;
 pub mod timeline;
 
 pub use config::{DesiredState, EngineOptions, PathSpec, RtpSourceSpec, SinkProtocol, SinkSpec};
-pub use engine::{BoundPorts, Engine, EngineStats, SinkStats, SourceStats, UnknownSender};
+pub use engine::{BoundPorts, EngineStats, SinkStats, SourceStats, UnknownSender};
+#[cfg(feature = "fault-injection")]
+pub use supervisor::FaultInjection;
+pub use supervisor::{Engine, EngineHealth, FaultReport, HealthState, QuarantineReport};

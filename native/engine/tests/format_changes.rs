@@ -10,10 +10,16 @@ use tributary_engine::scream::{self, ScreamFormat};
 use tributary_engine::tap::{Tap, TapKey};
 use tributary_engine::{rtcp, rtp, tagged};
 
-const SCREAM_ENCODINGS: [SampleFormat; 3] =
-    [SampleFormat::S16Le, SampleFormat::S24Le, SampleFormat::S32Le];
-const RTP_ENCODINGS: [SampleFormat; 3] =
-    [SampleFormat::S16Be, SampleFormat::S24Be, SampleFormat::S16Le];
+const SCREAM_ENCODINGS: [SampleFormat; 3] = [
+    SampleFormat::S16Le,
+    SampleFormat::S24Le,
+    SampleFormat::S32Le,
+];
+const RTP_ENCODINGS: [SampleFormat; 3] = [
+    SampleFormat::S16Be,
+    SampleFormat::S24Be,
+    SampleFormat::S16Le,
+];
 const RATES: [u32; 5] = [44_100, 48_000, 88_200, 96_000, 192_000];
 
 /// The packets of the report (issue 10): 7 bytes of a 32-bit stereo stream (less than one
@@ -173,7 +179,8 @@ fn two_packets_changing_bit_depth_mid_frame_stop_nothing() {
             scream_sink("b", port_b, vec![path("other", Some(other), None)]),
         ],
     );
-    let sender_b = std::thread::spawn(move || send_scream_from(other, to, 2.5, 3, &[(440.0, 0.5); 2]));
+    let sender_b =
+        std::thread::spawn(move || send_scream_from(other, to, 2.5, 3, &[(440.0, 0.5); 2]));
     let collect_b = std::thread::spawn(move || collect(&rx_b, 2.6));
     std::thread::sleep(Duration::from_millis(800));
     let attacker = UdpSocket::bind((LOCAL, 0)).unwrap();
@@ -203,11 +210,16 @@ fn two_packets_changing_bit_depth_mid_frame_stop_nothing() {
     let audio: Vec<u8> = a.iter().flat_map(|(_, p)| p[5..].to_vec()).collect();
     let [left, _] = split_s16(&audio, false);
     let (f, rms) = tone(&left, 48_000.0);
-    assert!((f - 1000.0).abs() < 10.0 && rms > 0.1, "a: {f} Hz, rms {rms}");
+    assert!(
+        (f - 1000.0).abs() < 10.0 && rms > 0.1,
+        "a: {f} Hz, rms {rms}"
+    );
     let stats = engine.stats();
     let pc_stats = stats.sources.iter().find(|s| s.id == "pc").unwrap();
     assert!(pc_stats.packets > 100, "{pc_stats:?}");
     // Still taking changes.
-    assert!(engine.apply(tributary_engine::DesiredState::default()).is_ok());
+    assert!(engine
+        .apply(tributary_engine::DesiredState::default())
+        .is_ok());
     engine.stop();
 }
