@@ -197,3 +197,21 @@ describe('the supervised engine in the daemon', () => {
     assert.deepEqual((await json('GET', '/sinks')).body, []);
   });
 });
+
+describe('two daemons', () => {
+  test('the second on the same UDP port reports failed, naming the port; the first runs', async (t) => {
+    const { Engine } = await import('@tributary/native');
+    const first = await daemon(t, Engine);
+    const port = (await first.json('GET', '/api/stats')).body.engine.ports.scream[0];
+    const second = await daemon(t, Engine, { ...local, screamPorts: [port] });
+    const stats = (await second.json('GET', '/api/stats')).body.engine;
+    assert.equal(stats.state, 'failed');
+    assert.match(stats.error, new RegExp(`cannot listen on UDP port ${port} .*another Tributary`));
+    assert.equal((await first.json('GET', '/api/stats')).body.engine.state, 'running');
+    const errors = second.lines.filter((l) => l.level >= 50).map((l) => l.msg);
+    assert.ok(
+      errors.some((m) => m.startsWith('audio engine not started')),
+      errors.join('\n'),
+    );
+  });
+});
