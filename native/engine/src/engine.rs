@@ -13,13 +13,14 @@
 //! sink its paths (channel matrix, EQ, volume, normalisation).
 
 use crate::config::{ConfigError, DesiredState, EngineOptions, PathSpec, SinkSpec};
+use crate::engine_thread::engine_thread;
+use crate::fault::Message;
 use crate::ingest::{Core, Retired};
 use crate::net::{self, Datagram, PortKind, Receiver};
 use crate::path::PathRt;
 use crate::sink::{layout_for, SinkRt};
 use crate::source::SourceSlot;
 use crate::stats::{unpack_format, EngineCounters, SinkCounters, SourceCounters};
-use crate::supervisor::{engine_thread, Message};
 use crate::tap::{Tap, TapKey};
 use crate::timeline::Timeline;
 use std::collections::{HashMap, HashSet};
@@ -43,7 +44,7 @@ pub(crate) enum Command {
     Stop,
     /// Test builds only: make the engine thread fail (see [`crate::FaultInjection`]).
     #[cfg(feature = "fault-injection")]
-    Inject(crate::supervisor::FaultInjection),
+    Inject(crate::fault_injection::FaultInjection),
 }
 
 /// A sink in a plan: kept (with its new path list and room for it) or built anew.

@@ -71,6 +71,12 @@ pub struct Fault {
     pub lost_graph: bool,
 }
 
+/// What the engine's threads tell the supervisor.
+pub(crate) enum Message {
+    Fault(Fault),
+    Stop,
+}
+
 /// The message of a caught panic, prefixed with where it happened (recorded by the hook).
 pub fn reason_of(payload: &(dyn Any + Send)) -> String {
     let message = payload

@@ -1,7 +1,14 @@
 //! Test builds only (cargo feature `fault-injection`, never in the product): faults armed on
 //! the engine thread to test that the engine survives them (see [`crate::supervisor`]).
 
-use crate::supervisor::FaultInjection;
+/// Test builds only (cargo feature `fault-injection`): a fault to make happen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FaultInjection {
+    /// The engine thread panics at its next loop.
+    EnginePanic,
+    /// The engine thread panics while buffering the next `times` packets of this source.
+    SourcePanic { source_id: String, times: u32 },
+}
 
 /// What is armed.
 #[derive(Default)]

@@ -9,9 +9,11 @@
 pub mod config;
 pub mod drift;
 pub mod engine;
+mod engine_thread;
 pub mod fault;
 #[cfg(feature = "fault-injection")]
 mod fault_injection;
+pub mod health;
 mod ingest;
 pub mod jitter;
 pub mod log;
@@ -36,5 +38,6 @@ pub mod timeline;
 pub use config::{DesiredState, EngineOptions, PathSpec, RtpSourceSpec, SinkProtocol, SinkSpec};
 pub use engine::{BoundPorts, EngineStats, SinkStats, SourceStats, UnknownSender};
 #[cfg(feature = "fault-injection")]
-pub use supervisor::FaultInjection;
-pub use supervisor::{Engine, EngineHealth, FaultReport, HealthState, QuarantineReport};
+pub use fault_injection::FaultInjection;
+pub use health::{EngineHealth, FaultReport, HealthState, QuarantineReport};
+pub use supervisor::Engine;

@@ -3,9 +3,8 @@
 //! (`std::sync::mpsc::sync_channel`, whose bounded form pre-allocates its slots: datagrams move
 //! through by value and nothing allocates per packet).
 
-use crate::fault::Fault;
+use crate::fault::{Fault, Message};
 use crate::stats::{add_thread_cpu, EngineCounters};
-use crate::supervisor::Message;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};

@@ -8,131 +8,24 @@
 //! [`QUARANTINE_FOR`] has passed; the others play on. Faults charged to nothing that keep coming
 //! ([`GIVE_UP_AFTER`] within the window) stop the restarts until the next configuration.
 
-use crate::config::{ConfigError, DesiredState, EngineOptions, SinkSpec};
-use crate::engine::{BoundPorts, Command, Control, EngineStats, UnknownSender};
-use crate::fault::{self, Culprit, Fault, Work};
-use crate::ingest::Core;
-use crate::net::Datagram;
+use crate::config::{ConfigError, DesiredState, EngineOptions};
+#[cfg(feature = "fault-injection")]
+use crate::engine::Command;
+use crate::engine::{BoundPorts, Control, EngineStats, UnknownSender};
+use crate::fault::{self, Culprit, Fault, Message};
+#[cfg(feature = "fault-injection")]
+use crate::fault_injection::FaultInjection;
+use crate::health::{
+    describe, quarantine_message, settings_of, EngineHealth, FaultReport, HealthState, Last,
+    QuarantineReport, Quarantined, GIVE_UP_AFTER, QUARANTINE_FOR, RESTART_DELAY, STRIKES,
+    STRIKE_WINDOW,
+};
 use std::collections::HashMap;
 use std::io;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-
-/// Pause between a fault and the rebuild: the fault is visible, and a fault on every packet
-/// cannot spin the engine thread.
-pub const RESTART_DELAY: Duration = Duration::from_millis(200);
-/// Faults charged to one source or sink within [`STRIKE_WINDOW`] that quarantine it.
-pub const STRIKES: usize = 3;
-pub const STRIKE_WINDOW: Duration = Duration::from_secs(60);
-/// How long a quarantine lasts unless the settings of what it holds change first.
-pub const QUARANTINE_FOR: Duration = Duration::from_secs(300);
-/// Faults charged to nothing within [`STRIKE_WINDOW`] after which restarts stop.
-pub const GIVE_UP_AFTER: usize = 5;
-
-/// What the engine's threads tell the supervisor.
-pub(crate) enum Message {
-    Fault(Fault),
-    Stop,
-}
-
-/// Test builds only (cargo feature `fault-injection`): a fault to make happen.
-#[cfg(feature = "fault-injection")]
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FaultInjection {
-    /// The engine thread panics at its next loop.
-    EnginePanic,
-    /// The engine thread panics while buffering the next `times` packets of this source.
-    SourcePanic { source_id: String, times: u32 },
-}
-
-/// Runs the engine thread's loop; a panic is reported (charged to what it was working on),
-/// the graph dropped, and the loop starts again, empty, until the supervisor rebuilds it.
-pub(crate) fn engine_thread(
-    mut core: Core,
-    data: Receiver<Datagram>,
-    commands: Receiver<Command>,
-    faults: Sender<Message>,
-) {
-    loop {
-        let run = std::panic::AssertUnwindSafe(|| core.run(&data, &commands));
-        match std::panic::catch_unwind(run) {
-            Ok(()) => return,
-            Err(payload) => {
-                let reason = fault::reason_of(&*payload);
-                let culprit = core.culprit(fault::current_work());
-                fault::working_on(Work::Idle);
-                core.discard_graph();
-                let fault = Fault {
-                    thread: "trib-engine".into(),
-                    reason,
-                    culprit,
-                    at: Instant::now(),
-                    lost_graph: true,
-                };
-                if faults.send(Message::Fault(fault)).is_err() {
-                    return;
-                }
-            }
-        }
-    }
-}
-
-/// Whether the engine plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HealthState {
-    Running,
-    /// A thread failed; the graph is rebuilt shortly.
-    Restarting,
-    /// Faults kept coming; restarts wait for the next configuration.
-    Failed,
-}
-
-/// The last fault.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FaultReport {
-    pub thread: String,
-    pub reason: String,
-    pub culprit: Option<Culprit>,
-    pub ms_ago: f64,
-    /// Fault to rebuilt graph, ms; `None` while restarting (or when no rebuild was needed).
-    pub restart_ms: Option<f64>,
-}
-
-/// A source or sink left out because it kept making the engine fail.
-#[derive(Clone, Debug, PartialEq)]
-pub struct QuarantineReport {
-    pub culprit: Culprit,
-    /// The message also returned by `apply` and shown in the problems.
-    pub message: String,
-    pub ms_left: f64,
-}
-
-/// The supervisor's view.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineHealth {
-    pub state: HealthState,
-    /// Why it is restarting or failed.
-    pub reason: Option<String>,
-    pub faults: u64,
-    pub restarts: u64,
-    pub last_fault: Option<FaultReport>,
-    pub quarantined: Vec<QuarantineReport>,
-}
-
-struct Quarantined {
-    culprit: Culprit,
-    reason: String,
-    until: Instant,
-    /// The settings it was quarantined with: other settings release it.
-    settings: String,
-}
-
-struct Last {
-    fault: Fault,
-    restarted_after: Option<Duration>,
-}
 
 /// Everything behind the one lock.
 struct Inner {
@@ -147,26 +40,6 @@ struct Inner {
     strikes: HashMap<String, Vec<Instant>>,
     unattributed: Vec<Instant>,
     quarantined: Vec<Quarantined>,
-}
-
-/// The settings of a source or sink that decide how it plays, as text to compare.
-fn settings_of(state: &DesiredState, culprit: &Culprit) -> Option<String> {
-    match culprit {
-        Culprit::Source { id, .. } => state
-            .sinks
-            .iter()
-            .flat_map(|s| &s.paths)
-            .find(|p| &p.source_id == id)
-            .map(|p| format!("{:?} {:?} {:?}", p.ip, p.tag, p.rtp)),
-        Culprit::Sink { id, .. } => state.sinks.iter().find(|s| &s.id == id).map(sink_settings),
-    }
-}
-
-fn sink_settings(s: &SinkSpec) -> String {
-    format!(
-        "{:?} {} {:?} {} {} {} {:?} {}",
-        s.ip, s.port, s.protocol, s.sample_rate, s.bit_depth, s.channels, s.layout, s.normalize
-    )
 }
 
 impl Inner {
@@ -275,26 +148,6 @@ impl Inner {
             }
         }
     }
-}
-
-fn describe(fault: &Fault) -> String {
-    let on = fault
-        .culprit
-        .as_ref()
-        .map(|c| format!(" while playing {}", c.describe()))
-        .unwrap_or_default();
-    format!("thread {} failed{on}: {}", fault.thread, fault.reason)
-}
-
-fn quarantine_message(q: &Quarantined, now: Instant) -> String {
-    let left = q.until.saturating_duration_since(now).as_secs();
-    format!(
-        "{} is quarantined: it made the engine fail {STRIKES} times within {} s (last: {}); it \
-         plays again when its settings change, or in {left} s",
-        q.culprit.describe(),
-        STRIKE_WINDOW.as_secs(),
-        q.reason
-    )
 }
 
 fn lock(inner: &Mutex<Inner>) -> MutexGuard<'_, Inner> {
