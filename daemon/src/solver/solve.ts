@@ -178,7 +178,7 @@ export function solve(config: Pick<Config, 'sinks' | 'sources' | 'routes'>): Sol
   for (const sink of config.sinks) {
     if (sink.is_group || !sink.enabled) continue;
     const paths = [...(best.get(sink.config_id)?.values() ?? [])]
-      .map((b) => combine(entriesOf(b.source).reverse(), b.route, entriesOf(b.sink)))
+      .map((b) => pathThrough(entriesOf(b.source).reverse(), b.route, entriesOf(b.sink)))
       .sort((a, b) => sourceOrder.get(a.source_config_id)! - sourceOrder.get(b.source_config_id)!);
     out.push({
       name: sink.name,
@@ -197,8 +197,15 @@ export function solve(config: Pick<Config, 'sinks' | 'sources' | 'routes'>): Sol
   return { sinks: out };
 }
 
-/** The path through `sourceLevels` (real source first), `route` and `sinkLevels` (real last). */
-function combine(sourceLevels: Member[], route: Route, sinkLevels: Member[]): SolvedPath {
+/**
+ * The path through `sourceLevels` (real source first), `route` and `sinkLevels` (real last):
+ * levels applied in that order, each once.
+ */
+export function pathThrough(
+  sourceLevels: Member[],
+  route: Route,
+  sinkLevels: Member[],
+): SolvedPath {
   const source = sourceLevels[0] as Source;
   const via: PathStep[] = [];
   let volume = 1;

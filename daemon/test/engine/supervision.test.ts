@@ -11,19 +11,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify from 'fastify';
 import { app, fastifyOptions } from '../../src/app.js';
 import type { EngineClass } from '../../src/engine/index.js';
-import { tempDir } from '../helpers.js';
+import { localEngine as local, tempDir } from '../helpers.js';
 import { faultInjectingEngine } from './fault-binding.js';
-
-const local = {
-  bind: '127.0.0.1',
-  screamPorts: [0],
-  taggedPort: null,
-  rtpPorts: [],
-  multicastGroups: [],
-  jitterAdaptive: true,
-  jitterMinMs: 20,
-  jitterMaxMs: 200,
-};
 
 interface Line {
   level: number;

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { isAddress } from '../../src/schema/address.js';
 import { SinkInput } from '../../src/schema/sink.js';
 import { check } from '../../src/schema/validate.js';
-import { build } from '../helpers.js';
+import { build, localEngine } from '../helpers.js';
 
 const HAND_PICKED = [
   '192.168.1.50',
@@ -124,16 +124,7 @@ describe('IP addresses: the daemon and the engine agree', () => {
 
   test('a zone id is refused at the API, and later changes still reach the engine', async (t) => {
     const app = await build(t, {
-      engine: {
-        bind: '127.0.0.1',
-        screamPorts: [0],
-        taggedPort: null,
-        rtpPorts: [],
-        multicastGroups: [],
-        jitterAdaptive: true,
-        jitterMinMs: 20,
-        jitterMaxMs: 200,
-      },
+      engine: localEngine,
     });
     for (const ip of ['::1%1', 'fe80::1%eth0']) {
       const res = await app.inject({ method: 'POST', url: '/sinks', payload: { name: 'Z', ip } });

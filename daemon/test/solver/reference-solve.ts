@@ -2,33 +2,15 @@
 // of the memoised one and as the benchmark's reference: it enumerates every chain through the
 // groups (exponential in nesting depth when groups share members) and keeps the best path per
 // (source, sink). One change: delays are compared before the 5000 ms cap, as `solve` now
-// documents (the first version compared them capped).
-import {
-  DELAY_MAX_MS,
-  DELAY_MIN_MS,
-  EQ_BAND_KEYS,
-  EQ_GAIN_MAX,
-  EQ_GAIN_MIN,
-  type Equalizer,
-  VOLUME_MAX,
-  VOLUME_MIN,
-} from '../../src/schema/common.js';
+// documents (the first version compared them capped). A path's levels are combined by the
+// same `pathThrough`: the choice of path is what is checked.
 import type { Config } from '../../src/schema/files.js';
-import type { Route } from '../../src/schema/route.js';
 import type { Sink } from '../../src/schema/sink.js';
 import type { Source } from '../../src/schema/source.js';
-import type { PathStep, SolvedPath, SolvedSink, SolverOutput } from '../../src/solver/types.js';
+import { pathThrough } from '../../src/solver/solve.js';
+import type { SolvedPath, SolvedSink, SolverOutput } from '../../src/solver/types.js';
 
 type Member = Sink | Source;
-type Levels = {
-  volume: number;
-  equalizer: Equalizer;
-  delay: number;
-  name: string;
-  config_id: string;
-};
-
-const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 
 /**
  * Every chain from the named entry down to a real, enabled entry: `[named, ..., real]`. A
@@ -79,7 +61,7 @@ export function referenceSolve(config: Pick<Config, 'sinks' | 'sources' | 'route
       const real = sourceChain.at(-1) as Source;
       for (const sinkChain of sinkChains) {
         const target = sinkChain.at(-1) as Sink;
-        const path = combine(real, [...sourceChain].reverse(), route, sinkChain);
+        const path = pathThrough([...sourceChain].reverse(), route, sinkChain);
         before.set(
           path,
           [...sourceChain, route, ...sinkChain].reduce((d, l) => d + l.delay, 0),
@@ -122,40 +104,4 @@ export function referenceSolve(config: Pick<Config, 'sinks' | 'sources' | 'route
 function louder(a: SolvedPath, b: SolvedPath, before: WeakMap<SolvedPath, number>): boolean {
   if (a.volume !== b.volume) return a.volume > b.volume;
   return before.get(a)! < before.get(b)!;
-}
-
-function combine(
-  source: Source,
-  sourceLevels: Member[],
-  route: Route,
-  sinkLevels: Member[],
-): SolvedPath {
-  const via: PathStep[] = [];
-  let volume = 1;
-  let delay = 0;
-  const eq = EQ_BAND_KEYS.map(() => 1);
-  const apply = (kind: PathStep['kind'], level: Levels) => {
-    via.push({ kind, name: level.name, config_id: level.config_id });
-    volume *= level.volume;
-    delay += level.delay;
-    EQ_BAND_KEYS.forEach((key, i) => {
-      eq[i]! *= level.equalizer[key];
-    });
-  };
-  for (const level of sourceLevels) apply(level.is_group ? 'source group' : 'source', level);
-  apply('route', route);
-  for (const level of sinkLevels) apply(level.is_group ? 'sink group' : 'sink', level);
-  return {
-    source: source.name,
-    source_config_id: source.config_id,
-    ip: source.ip,
-    tag: source.tag,
-    rtp: source.rtp,
-    route: route.name,
-    route_config_id: route.config_id,
-    via,
-    volume: clamp(volume, VOLUME_MIN, VOLUME_MAX),
-    eq: eq.map((g) => clamp(g, EQ_GAIN_MIN, EQ_GAIN_MAX)),
-    delay_ms: clamp(delay, DELAY_MIN_MS, DELAY_MAX_MS),
-  };
 }

@@ -5,7 +5,6 @@ use crate::fault::{self, Fault, Message, Work};
 use crate::ingest::Core;
 use crate::net::Datagram;
 use std::sync::mpsc::{Receiver, Sender};
-use std::time::Instant;
 
 /// Runs the engine thread's loop; a panic is reported (charged to what it was working on),
 /// the graph dropped, and the loop starts again, empty, until the supervisor rebuilds it.
@@ -20,17 +19,11 @@ pub(crate) fn engine_thread(
         match std::panic::catch_unwind(run) {
             Ok(()) => return,
             Err(payload) => {
-                let reason = fault::reason_of(&*payload);
+                // Charged before the graph goes: the culprit's name is read from it.
                 let culprit = core.culprit(fault::current_work());
+                let fault = Fault::caught("trib-engine".into(), &*payload, culprit, true);
                 fault::working_on(Work::Idle);
                 core.discard_graph();
-                let fault = Fault {
-                    thread: "trib-engine".into(),
-                    reason,
-                    culprit,
-                    at: Instant::now(),
-                    lost_graph: true,
-                };
                 if faults.send(Message::Fault(fault)).is_err() {
                     return;
                 }

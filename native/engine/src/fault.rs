@@ -77,6 +77,24 @@ pub(crate) enum Message {
     Stop,
 }
 
+impl Fault {
+    /// A fault from a caught panic's payload (its message and location), now.
+    pub(crate) fn caught(
+        thread: String,
+        payload: &(dyn Any + Send),
+        culprit: Option<Culprit>,
+        lost_graph: bool,
+    ) -> Fault {
+        Fault {
+            thread,
+            reason: reason_of(payload),
+            culprit,
+            at: Instant::now(),
+            lost_graph,
+        }
+    }
+}
+
 /// The message of a caught panic, prefixed with where it happened (recorded by the hook).
 pub fn reason_of(payload: &(dyn Any + Send)) -> String {
     let message = payload

@@ -83,7 +83,15 @@ pub(crate) fn spawn_receiver(
     let thread = std::thread::Builder::new()
         .name(format!("trib-rx-{port}"))
         .spawn(move || {
-            supervised_receive(kind, port, &socket, &queue, &flag, &counters, &faults)
+            let feed = Feed {
+                kind,
+                port,
+                queue,
+                stop: flag,
+                counters,
+                faults,
+            };
+            supervised_receive(&socket, &feed);
         })?;
     Ok(Receiver {
         kind,
@@ -181,30 +189,27 @@ fn bind_socket(socket: &UdpSocket, addr: &SocketAddr) -> io::Result<()> {
     }
 }
 
-/// Runs [`receive_loop`] until told to stop; a panic in it is reported and the loop starts
-/// again on the same socket (after a pause, so a fault on every datagram cannot spin).
-fn supervised_receive(
+/// What a receiver thread works with besides its socket.
+struct Feed {
     kind: PortKind,
     port: u16,
-    socket: &UdpSocket,
-    queue: &SyncSender<Datagram>,
-    stop: &AtomicBool,
-    counters: &EngineCounters,
-    faults: &Sender<Message>,
-) {
+    queue: SyncSender<Datagram>,
+    stop: Arc<AtomicBool>,
+    counters: Arc<EngineCounters>,
+    faults: Sender<Message>,
+}
+
+/// Runs [`receive_loop`] until told to stop; a panic in it is reported and the loop starts
+/// again on the same socket (after a pause, so a fault on every datagram cannot spin).
+fn supervised_receive(socket: &UdpSocket, feed: &Feed) {
     loop {
-        let run = || receive_loop(kind, port, socket, queue, stop, counters);
+        let run = || receive_loop(socket, feed);
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
             Ok(()) => return,
             Err(payload) => {
-                let fault = Fault {
-                    thread: format!("trib-rx-{port}"),
-                    reason: crate::fault::reason_of(&*payload),
-                    culprit: None,
-                    at: Instant::now(),
-                    lost_graph: false,
-                };
-                if faults.send(Message::Fault(fault)).is_err() {
+                let thread = format!("trib-rx-{}", feed.port);
+                let fault = Fault::caught(thread, &*payload, None, false);
+                if feed.faults.send(Message::Fault(fault)).is_err() {
                     return;
                 }
                 std::thread::sleep(Duration::from_millis(100));
@@ -213,14 +218,16 @@ fn supervised_receive(
     }
 }
 
-fn receive_loop(
-    kind: PortKind,
-    port: u16,
-    socket: &UdpSocket,
-    queue: &SyncSender<Datagram>,
-    stop: &AtomicBool,
-    counters: &EngineCounters,
-) {
+fn receive_loop(socket: &UdpSocket, feed: &Feed) {
+    let Feed {
+        kind,
+        port,
+        queue,
+        stop,
+        counters,
+        ..
+    } = feed;
+    let (kind, port) = (*kind, *port);
     crate::rt::raise_current_thread(35);
     let mut cpu = crate::stats::thread_cpu_ns();
     let mut last_cpu_update = Instant::now();

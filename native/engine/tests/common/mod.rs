@@ -244,3 +244,37 @@ pub fn longest_sound(samples: &[f64]) -> (usize, usize) {
     }
     best
 }
+
+/// A deterministic pseudo-random sequence (an LCG), for floods that replay the same bytes.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+/// The left channel of what a 16-bit stereo Scream sink sent, packets after `after` only.
+pub fn left_channel(packets: &[(Instant, Vec<u8>)], after: Option<Instant>) -> Vec<f64> {
+    let audio: Vec<u8> = packets
+        .iter()
+        .filter(|(at, _)| after.is_none_or(|t| *at > t))
+        .flat_map(|(_, p)| p[5..].to_vec())
+        .collect();
+    let [left, _] = split_s16(&audio, false);
+    left
+}
+
+/// The part of `samples` from the first to the last sample that is not near silence.
+pub fn sounding(samples: &[f64]) -> &[f64] {
+    let start = samples.iter().position(|s| s.abs() > 0.01);
+    let end = samples.iter().rposition(|s| s.abs() > 0.01);
+    match (start, end) {
+        (Some(s), Some(e)) => &samples[s..e],
+        _ => &[],
+    }
+}
