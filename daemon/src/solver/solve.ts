@@ -173,13 +173,25 @@ export function solve(config: Pick<Config, 'sinks' | 'sources' | 'routes'>): Sol
     }
   }
 
+  return output(config, (sinkId) =>
+    [...(best.get(sinkId)?.values() ?? [])].map((b) =>
+      pathThrough(entriesOf(b.source).reverse(), b.route, entriesOf(b.sink)),
+    ),
+  );
+}
+
+/**
+ * The solver's output: every real, enabled sink in configuration order with `paths(its
+ * config_id)`, ordered as their sources are in the configuration.
+ */
+export function output(
+  config: Pick<Config, 'sinks' | 'sources'>,
+  paths: (sinkId: string) => SolvedPath[],
+): SolverOutput {
   const sourceOrder = new Map(config.sources.map((s, i) => [s.config_id, i]));
   const out: SolvedSink[] = [];
   for (const sink of config.sinks) {
     if (sink.is_group || !sink.enabled) continue;
-    const paths = [...(best.get(sink.config_id)?.values() ?? [])]
-      .map((b) => pathThrough(entriesOf(b.source).reverse(), b.route, entriesOf(b.sink)))
-      .sort((a, b) => sourceOrder.get(a.source_config_id)! - sourceOrder.get(b.source_config_id)!);
     out.push({
       name: sink.name,
       config_id: sink.config_id,
@@ -191,7 +203,9 @@ export function solve(config: Pick<Config, 'sinks' | 'sources' | 'routes'>): Sol
       channels: sink.channels,
       channel_layout: sink.channel_layout,
       volume_normalization: sink.volume_normalization,
-      paths,
+      paths: paths(sink.config_id).sort(
+        (a, b) => sourceOrder.get(a.source_config_id)! - sourceOrder.get(b.source_config_id)!,
+      ),
     });
   }
   return { sinks: out };

@@ -7,8 +7,8 @@
 import type { Config } from '../../src/schema/files.js';
 import type { Sink } from '../../src/schema/sink.js';
 import type { Source } from '../../src/schema/source.js';
-import { pathThrough } from '../../src/solver/solve.js';
-import type { SolvedPath, SolvedSink, SolverOutput } from '../../src/solver/types.js';
+import { output, pathThrough } from '../../src/solver/solve.js';
+import type { SolvedPath, SolverOutput } from '../../src/solver/types.js';
 
 type Member = Sink | Source;
 
@@ -77,28 +77,7 @@ export function referenceSolve(config: Pick<Config, 'sinks' | 'sources' | 'route
     }
   }
 
-  const sourceOrder = new Map(config.sources.map((s, i) => [s.config_id, i]));
-  const out: SolvedSink[] = [];
-  for (const sink of config.sinks) {
-    if (sink.is_group || !sink.enabled) continue;
-    const paths = [...(best.get(sink.config_id)?.values() ?? [])].sort(
-      (a, b) => sourceOrder.get(a.source_config_id)! - sourceOrder.get(b.source_config_id)!,
-    );
-    out.push({
-      name: sink.name,
-      config_id: sink.config_id,
-      ip: sink.ip,
-      port: sink.port,
-      protocol: sink.protocol,
-      sample_rate: sink.sample_rate,
-      bit_depth: sink.bit_depth,
-      channels: sink.channels,
-      channel_layout: sink.channel_layout,
-      volume_normalization: sink.volume_normalization,
-      paths,
-    });
-  }
-  return { sinks: out };
+  return output(config, (sinkId) => [...(best.get(sinkId)?.values() ?? [])]);
 }
 
 function louder(a: SolvedPath, b: SolvedPath, before: WeakMap<SolvedPath, number>): boolean {
