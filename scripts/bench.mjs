@@ -18,6 +18,11 @@ const benches = [
     what: 'audio engine end to end on loopback: latency, send cadence vs GStreamer, CPU',
   },
   {
+    name: 'solver',
+    script: 'bench-solver.mjs',
+    what: 'configuration solver: nested groups and 1,000 entities vs chain enumeration',
+  },
+  {
     name: 'site',
     script: 'bench-site.mjs',
     what: 'website page weight and Lighthouse vs an empty Next.js page',

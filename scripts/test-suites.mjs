@@ -16,11 +16,19 @@ export const suites = [
     format: 'node-test',
   },
   { name: 'typecheck', min: 1, cmd: 'npm', args: ['run', 'typecheck'], format: 'check' },
+  // With the engine's fault injection (test builds only) for its supervision tests.
   {
     name: 'native: cargo test',
     min: 126,
     cmd: 'cargo',
-    args: ['test', '--workspace', '--quiet', '--no-fail-fast'],
+    args: [
+      'test',
+      '--workspace',
+      '--quiet',
+      '--no-fail-fast',
+      '--features',
+      'tributary-engine/fault-injection',
+    ],
     format: 'cargo',
   },
   // The ESP32-S3 firmware's portable C core, built with CMake and run under ASan/UBSan (cmocka).

@@ -2,7 +2,9 @@ import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import engine, { type EngineSettings } from './engine/index.js';
+import engine, { type EngineClass, type EngineSettings } from './engine/index.js';
+import { frameworkErrors, MAX_PARAM_LENGTH } from './http/error-body.js';
+import { useBoundedJson } from './http/json-body.js';
 import auth from './plugins/auth.js';
 import configStore from './plugins/config-store.js';
 import errorHandler from './plugins/error-handler.js';
@@ -28,13 +30,16 @@ export interface AppOptions {
   readonly mediaCommandPort?: number;
   /** The audio engine's settings (`readEngineSettings()`); absent or null runs without audio. */
   readonly engine?: EngineSettings | null;
+  /** Tests only: the engine class (one built with fault injection); never set by `serve`. */
+  readonly engineBinding?: EngineClass;
 }
 
 /** Options for the Fastify instance the app is registered on (server.ts and tests). */
 export const fastifyOptions = {
-  // Names are up to 64 characters, up to 256 bytes once percent-encoded as UTF-8.
-  routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
+  // Names are up to 64 characters: at most 768 once percent-encoded as UTF-8.
+  routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   bodyLimit: 1024 * 1024,
+  frameworkErrors,
 } satisfies FastifyServerOptions;
 
 /**
@@ -48,6 +53,7 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
   // One ajv for bodies (no coercion, defaults filled in) and one for path parameters.
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
+  useBoundedJson(fastify);
   for (const schema of sharedSchemas) fastify.addSchema(schema);
   await fastify.register(swagger, openapiOptions);
   await fastify.register(errorHandler);
@@ -69,7 +75,10 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
     },
   });
 
-  await fastify.register(engine, { settings: options.engine ?? null });
+  await fastify.register(engine, {
+    settings: options.engine ?? null,
+    ...(options.engineBinding ? { binding: options.engineBinding } : {}),
+  });
   await fastify.register(systemRoutes);
   await fastify.register(sinkRoutes, { prefix: '/sinks' });
   await fastify.register(sourceRoutes, {

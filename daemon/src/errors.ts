@@ -104,6 +104,41 @@ export const SaveFailedError = createError<'TRIBUTARY_SAVE_FAILED', 503, [string
   503,
 );
 
+/** 400: the URL is not valid percent-encoding. Args: the URL (cut). */
+export const BadUrlError = createError<'TRIBUTARY_BAD_URL', 400, [string]>(
+  'TRIBUTARY_BAD_URL',
+  "The URL '%s' is not valid percent-encoding (a '%%' must start two hex digits)",
+  400,
+);
+
+/** 414: a path segment is longer than any name could be. Args: the limit. */
+export const UrlTooLongError = createError<'TRIBUTARY_URL_TOO_LONG', 414, [number]>(
+  'TRIBUTARY_URL_TOO_LONG',
+  'A path segment of the URL is longer than %d characters; names are at most 64 characters',
+  414,
+);
+
+/** 405: the URL exists, not with this method. Args: method, URL, allowed methods. */
+export const MethodNotAllowedError = createError<
+  'TRIBUTARY_METHOD_NOT_ALLOWED',
+  405,
+  [string, string, string]
+>('TRIBUTARY_METHOD_NOT_ALLOWED', '%s is not allowed on %s; use %s', 405);
+
+/** 426: a WebSocket URL requested without the upgrade. Args: URL. */
+export const UpgradeRequiredError = createError<'TRIBUTARY_UPGRADE_REQUIRED', 426, [string]>(
+  'TRIBUTARY_UPGRADE_REQUIRED',
+  '%s is a WebSocket: connect with an Upgrade: websocket request',
+  426,
+);
+
+/** 403: a change through GET from another site's page. Args: what gave it away, the PUT. */
+export const CrossSiteError = createError<'TRIBUTARY_CROSS_SITE', 403, [string, string]>(
+  'TRIBUTARY_CROSS_SITE',
+  'A change through GET is refused from another site (%s); use %s',
+  403,
+);
+
 /** 500: anything unexpected; details go to the log, not to the client. */
 export const InternalError = createError<'TRIBUTARY_INTERNAL', 500, []>(
   'TRIBUTARY_INTERNAL',
@@ -112,4 +147,4 @@ export const InternalError = createError<'TRIBUTARY_INTERNAL', 500, []>(
 );
 
 /** Every status code an API route may answer with besides success, for the response schemas. */
-export const ERROR_STATUS_CODES = [400, 401, 404, 409, 500, 502, 503] as const;
+export const ERROR_STATUS_CODES = [400, 401, 403, 404, 405, 409, 426, 500, 502, 503] as const;

@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { app, fastifyOptions } from './app.js';
 import { loadCertificate } from './http/certificate.js';
+import { redirectLocation } from './http/redirect.js';
 import { prettyDestination } from './log-format.js';
 import type { Settings } from './settings.js';
 
@@ -126,11 +127,12 @@ export async function serve({ settings, mediaCommandPort }: ServeOptions): Promi
   if (settings.httpPort !== null) {
     const httpPort = await choosePort(settings.host, settings.httpPort, 80, 8080, 'HTTP_PORT', log);
     redirect = createServer((req, res) => {
-      const hostHeader = req.headers.host ?? urlHost(settings.host);
-      const name = hostHeader.startsWith('[')
-        ? hostHeader.slice(0, hostHeader.indexOf(']') + 1)
-        : hostHeader.split(':')[0];
-      const location = `https://${name}${boundApi === 443 ? '' : `:${boundApi}`}${req.url ?? '/'}`;
+      const location = redirectLocation(
+        req.headers.host,
+        req.url,
+        req.socket.localAddress,
+        boundApi,
+      );
       res.writeHead(308, { location, 'content-type': 'text/plain; charset=utf-8' });
       res.end(`Tributary is served over HTTPS: ${location}\n`);
     });

@@ -1,10 +1,10 @@
 // The daemon's settings, read from the environment once, with a clear error for a bad value:
 // the API's own and the audio engine's (engine/settings.ts), so a bad value anywhere stops
 // `tributary serve` the same way before it starts anything.
-import { isIP } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { type EngineSettings, readEngineSettings } from './engine/settings.js';
+import { isAddress } from './schema/address.js';
 
 export class SettingsError extends Error {
   override name = 'SettingsError';
@@ -89,7 +89,7 @@ export function readSettings(env: Env = process.env): Settings {
     throw new SettingsError(`LOG_FORMAT must be auto, json or pretty, got '${logFormat}'`);
   }
   const engine = readEngineSettings(env);
-  if (engine && !isIP(engine.bind)) {
+  if (engine && !isAddress(engine.bind)) {
     throw new SettingsError(
       `ENGINE_BIND must be an IP address of this machine (0.0.0.0 for every interface), got '${engine.bind}'`,
     );

@@ -77,6 +77,25 @@ test('tributary serve: HTTPS with a generated RSA 4096 certificate, HTTP redirec
   });
   assert.equal(redirect.status, 308);
   assert.equal(redirect.location, `${daemon.apiUrl}/sinks?x=1`);
+  // The Host header is the client's: a name or address is kept, anything else (issue 10's
+  // open redirect, `evil.example/phish?`) falls back to the address the request came in on.
+  const apiPort = new URL(daemon.apiUrl).port;
+  for (const [host, expected] of [
+    ['evil.example/phish?', `https://127.0.0.1:${apiPort}/a`],
+    ['user@evil.example', `https://127.0.0.1:${apiPort}/a`],
+    ['tributary.local:8080', `https://tributary.local:${apiPort}/a`],
+    ['[::1]:80', `https://[::1]:${apiPort}/a`],
+  ]) {
+    const location = await new Promise<string | undefined>((resolve, reject) => {
+      request(`${daemon.httpUrl}/a`, { headers: { host } }, (res) => {
+        res.resume();
+        resolve(res.headers.location);
+      })
+        .on('error', reject)
+        .end();
+    });
+    assert.equal(location, expected, `Host: ${host}`);
+  }
 
   assert.equal(await daemon.stop('SIGTERM'), 0);
 });

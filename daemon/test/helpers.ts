@@ -5,6 +5,19 @@ import type { TestContext } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type AppOptions, app, fastifyOptions } from '../src/app.js';
 import type { CommandIO } from '../src/commands/types.js';
+import type { EngineSettings } from '../src/engine/index.js';
+
+/** An audio engine on 127.0.0.1, one Scream port picked by the system, nothing else. */
+export const localEngine: EngineSettings = {
+  bind: '127.0.0.1',
+  screamPorts: [0],
+  taggedPort: null,
+  rtpPorts: [],
+  multicastGroups: [],
+  jitterAdaptive: true,
+  jitterMinMs: 20,
+  jitterMaxMs: 200,
+};
 
 /** A fresh temporary directory, removed when the test ends. */
 export function tempDir(t: TestContext, prefix = 'tributary-'): string {

@@ -75,6 +75,14 @@ export declare class Engine {
    * Calling it again does nothing.
    */
   stop(): void
+  /** Faults, restarts and quarantines (see `EngineHealth`). */
+  health(): EngineHealth
+  /**
+   * Why the engine would refuse `state` (a bad address, protocol or layout name), or null
+   * when it would take it; nothing is applied. The daemon asks before saving a change, so a
+   * configuration the engine cannot play is refused instead of saved.
+   */
+  static check(state: EngineState): string | null
 }
 
 /**
@@ -145,6 +153,36 @@ export interface ChainSettings {
   ratioAdjust?: number
 }
 
+/** The last fault of one of the engine's threads. */
+export interface EngineFault {
+  /** `trib-engine` (the audio thread) or `trib-rx-PORT` (a receiver). */
+  thread: string
+  /** The panic's message and location. */
+  reason: string
+  /** `source` or `sink` when it was charged to one. */
+  culprit_kind?: string
+  culprit_config_id?: string
+  culprit_name?: string
+  ms_ago: number
+  /** Fault to rebuilt graph, ms; absent while restarting. */
+  restart_ms?: number
+}
+
+/** The supervisor's view of the engine. */
+export interface EngineHealth {
+  /**
+   * `running`, `restarting` (a thread failed; the graph is rebuilt shortly) or `failed`
+   * (faults kept coming; the next configuration starts it again).
+   */
+  state: string
+  /** Why it is restarting or failed. */
+  reason?: string
+  faults: number
+  restarts: number
+  last_fault?: EngineFault
+  quarantined: Array<EngineQuarantine>
+}
+
 /** Options for `new Engine()`. Every field is optional. */
 export interface EngineOptions {
   /** Address the receivers bind: `0.0.0.0` (default) or one local address. */
@@ -200,6 +238,16 @@ export interface EnginePorts {
   scream: Array<number>
   tagged?: number
   rtp: Array<number>
+}
+
+/** A source or sink left out because it kept making the engine fail. */
+export interface EngineQuarantine {
+  /** `source` or `sink`. */
+  kind: string
+  config_id: string
+  name: string
+  message: string
+  ms_left: number
 }
 
 /** RTP reception settings of a source (the config's `rtp` object). */

@@ -2,7 +2,7 @@
 // new file, never a torn one, and once `writeFileAtomic` resolves the new content is on disk.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -15,6 +15,7 @@ export async function writeFileAtomic(
   text: string,
   newFileMode = 0o644,
   beforeRename: () => Promise<boolean> = async () => true,
+  durable = true,
 ): Promise<boolean> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
@@ -26,7 +27,7 @@ export async function writeFileAtomic(
   try {
     try {
       await file.writeFile(text, 'utf8');
-      await file.sync();
+      if (durable) await file.sync();
     } finally {
       await file.close();
     }
@@ -39,8 +40,43 @@ export async function writeFileAtomic(
     await unlink(temp).catch(() => {});
     throw err;
   }
-  await syncDirectory(dir);
+  if (durable) await syncDirectory(dir);
   return true;
+}
+
+/** `.config.yaml.<pid>.<hex>.tmp`: a temporary file `writeFileAtomic` made for `config.yaml`. */
+function temporaryOf(name: string): RegExp {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^\\.${escaped}\\.(\\d+)\\.[0-9a-f]+\\.tmp$`);
+}
+
+function isRunning(pid: number): boolean {
+  if (pid === process.pid) return false; // ours from an earlier life (a container's pid 1)
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files a killed daemon left beside `path` (kill -9 or a power cut
+ * between creating one and renaming it): those of a process that no longer runs. Call at
+ * start, before this process writes any. Returns the names removed.
+ */
+export async function removeStaleTemporaries(path: string): Promise<string[]> {
+  const pattern = temporaryOf(basename(path));
+  const removed: string[] = [];
+  for (const name of await readdir(dirname(path)).catch(() => [] as string[])) {
+    const pid = Number(pattern.exec(name)?.[1]);
+    if (!pid || isRunning(pid)) continue;
+    await unlink(join(dirname(path), name)).then(
+      () => removed.push(name),
+      () => {},
+    );
+  }
+  return removed;
 }
 
 /**

@@ -16,10 +16,9 @@ export class ConfigFileError extends Error {
   constructor(
     readonly file: string,
     readonly problems: Problem[],
+    message = `${file} is not a valid Tributary configuration:\n${problems.map((p) => `  ${p.message}`).join('\n')}`,
   ) {
-    super(
-      `${file} is not a valid Tributary configuration:\n${problems.map((p) => `  ${p.message}`).join('\n')}`,
-    );
+    super(message);
     this.name = 'ConfigFileError';
   }
 }
@@ -87,6 +86,21 @@ export function parseEqualizersText(text: string, file: string): Parsed<Equalize
   const semantic = validateConfig({ sinks: [], sources: [], routes: [], equalizers });
   if (semantic.length > 0) throw new ConfigFileError(file, semantic);
   return { value: { equalizers }, generatedIds: new Set(), revision: revision ?? null };
+}
+
+/**
+ * What the configuration files would say about `config` if it were written and read back: the
+ * file schemas (every bound, finite numbers, formats) and the rules across entries. A change
+ * is refused with these before anything is written, so nothing is saved that would not load.
+ * Checked on a copy: validation fills in defaults.
+ */
+export function fileProblems(config: Config): Problem[] {
+  const { sinks, sources, routes, equalizers } = config;
+  return [
+    ...check(ConfigFile, structuredClone({ sinks, sources, routes })),
+    ...check(EqualizersFile, structuredClone({ equalizers })),
+    ...validateConfig(config),
+  ];
 }
 
 /** `value` with its keys in `order` first (then any others), as the schema lists them. */

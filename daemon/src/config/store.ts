@@ -13,32 +13,33 @@
 //   inode, size and mtime changed) and merged in a retry; only a save in the microseconds
 //   between that check and the rename could be overwritten (no lock both sides honour).
 import { type FSWatcher, watch } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { invalidConfig, SaveFailedError } from '../errors.js';
+import { invalidConfig, type ProblemError, SaveFailedError } from '../errors.js';
 import type { Problem } from '../schema/problem.js';
 import { keepAside, readTextIfExists, writeFileAtomic } from './atomic-file.js';
-import { defaultConfig, defaultEqualizers } from './defaults.js';
+import {
+  configDocument,
+  type Doc,
+  equalizersDocument,
+  loadDocument,
+  mergeHandEdit,
+  type StoreLogger,
+  setBase,
+} from './doc.js';
 import {
   ConfigFileError,
   type ConfigPart,
-  configText,
   type EqualizersPart,
-  equalizersText,
-  type Parsed,
-  parseConfigText,
-  parseEqualizersText,
+  fileProblems,
 } from './documents.js';
-import { type MergeConflict, mergeLists } from './merge.js';
-import { type Config, emptyConfig, type Kind, LIST_OF, validateConfig } from './model.js';
+import { type Config, emptyConfig } from './model.js';
+import { POLL_MS, ReloadSchedule } from './reload-schedule.js';
+import { keepLastGood } from './shrink-guard.js';
 
-export interface StoreLogger {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-}
+export type { StoreLogger } from './doc.js';
 
 export interface ConfigStoreOptions {
   /** config.yaml (sinks, sources, routes). */
@@ -61,33 +62,15 @@ export interface ConfigSnapshot {
 
 export type ConfigListener = (snapshot: ConfigSnapshot) => void;
 
+/** A check of a whole configuration: the problems it has, none when it may be saved. */
+export type ConfigCheck = (config: Readonly<Config>) => Problem[];
+
 interface Op {
   run(draft: Config): unknown;
   resolve(value: unknown): void;
   reject(error: unknown): void;
   /** A reload check changes nothing by itself. */
   readonly reload?: boolean;
-}
-
-/** One file: what the daemon last wrote or read there, and how to parse, render and merge it. */
-interface Doc<T> {
-  readonly path: string;
-  readonly label: string;
-  /** The text on disk as the daemon last wrote or read it (null: no file). */
-  text: string | null;
-  /** The parsed value of `text`: what the daemon last wrote or read. */
-  base: T;
-  /** The highest `revision` written or read; the next save writes one more. */
-  revision: number;
-  /** The last versions written or read with their revision, newest last: merge bases. */
-  history: { revision: number | null; value: T }[];
-  /** An invalid text already reported, so it is reported once. */
-  reported: string | null;
-  parse(text: string): Parsed<T>;
-  render(value: T, revision: number): string;
-  pick(config: Config): T;
-  merge(base: T, ours: T, theirs: T, conflicts: MergeConflict[]): T;
-  validate(value: T): Problem[];
 }
 
 const silent: StoreLogger = { info() {}, warn() {}, error() {} };
@@ -100,32 +83,7 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-const HISTORY = 32;
 const SETTLE_MS = 150;
-
-function setBase<T>(doc: Doc<T>, value: T, revision: number | null): void {
-  doc.base = value;
-  doc.revision = Math.max(doc.revision, revision ?? 0);
-  doc.history.push({ revision, value });
-  if (doc.history.length > HISTORY) doc.history.shift();
-}
-
-/** Gives entries that came without a config_id the id of the base entry with the same name. */
-function adoptIds(base: ConfigPart, theirs: Parsed<ConfigPart>): void {
-  for (const kind of ['sink', 'source', 'route'] as const satisfies Kind[]) {
-    const list = LIST_OF[kind];
-    const used = new Set(theirs.value[list].map((e) => e.config_id));
-    for (const entry of theirs.value[list]) {
-      if (!theirs.generatedIds.has(entry.config_id)) continue;
-      const match = base[list].find((b) => b.name === entry.name && !used.has(b.config_id));
-      if (match) {
-        theirs.generatedIds.delete(entry.config_id);
-        entry.config_id = match.config_id;
-        used.add(match.config_id);
-      }
-    }
-  }
-}
 
 export class ConfigStore {
   readonly configPath: string;
@@ -134,13 +92,14 @@ export class ConfigStore {
   readonly #reloadTimeoutMs: number;
   readonly #docs: [Doc<ConfigPart>, Doc<EqualizersPart>];
   readonly #listeners = new Set<ConfigListener>();
+  readonly #checks: ConfigCheck[] = [];
   #config: Config;
   #revision = 1;
   #queue: Op[] = [];
   #draining: Promise<void> | null = null;
   #watchers: FSWatcher[] = [];
   #poll: NodeJS.Timeout | null = null;
-  #reloadTimer: NodeJS.Timeout | null = null;
+  readonly #schedule: ReloadSchedule;
   #signatures = new Map<string, string>();
   #closed = false;
 
@@ -151,6 +110,11 @@ export class ConfigStore {
     this.#reloadTimeoutMs = options.reloadTimeoutMs ?? 3000;
     this.#docs = docs;
     this.#config = deepFreeze({ ...emptyConfig(), ...docs[0].base, ...docs[1].base });
+    this.#schedule = new ReloadSchedule(this.#reloadTimeoutMs, () => {
+      this.reload().catch((err: Error) =>
+        this.#log.error(`reloading the configuration failed: ${err.message}`),
+      );
+    });
   }
 
   /**
@@ -160,73 +124,9 @@ export class ConfigStore {
    */
   static async open(options: ConfigStoreOptions): Promise<ConfigStore> {
     const log = options.logger ?? silent;
-    const configDoc: Doc<ConfigPart> = {
-      path: options.configPath,
-      label: basename(options.configPath),
-      text: null,
-      base: defaultConfig(),
-      revision: 0,
-      history: [],
-      reported: null,
-      parse: (text) => parseConfigText(text, options.configPath),
-      render: configText,
-      pick: (c) => ({ sinks: c.sinks, sources: c.sources, routes: c.routes }),
-      merge: (base, ours, theirs, conflicts) => ({
-        sinks: mergeLists(base.sinks, ours.sinks, theirs.sinks, (e) => e.config_id, conflicts),
-        sources: mergeLists(
-          base.sources,
-          ours.sources,
-          theirs.sources,
-          (e) => e.config_id,
-          conflicts,
-        ),
-        routes: mergeLists(base.routes, ours.routes, theirs.routes, (e) => e.config_id, conflicts),
-      }),
-      validate: (value) => validateConfig({ ...value, equalizers: [] }),
-    };
-    const equalizerDoc: Doc<EqualizersPart> = {
-      path: options.equalizerPath,
-      label: basename(options.equalizerPath),
-      text: null,
-      base: defaultEqualizers(),
-      revision: 0,
-      history: [],
-      reported: null,
-      parse: (text) => parseEqualizersText(text, options.equalizerPath),
-      render: equalizersText,
-      pick: (c) => ({ equalizers: c.equalizers }),
-      merge: (base, ours, theirs, conflicts) => ({
-        equalizers: mergeLists(
-          base.equalizers,
-          ours.equalizers,
-          theirs.equalizers,
-          (p) => p.name,
-          conflicts,
-        ),
-      }),
-      validate: (value) => validateConfig({ ...emptyConfig(), ...value }),
-    };
-    for (const doc of [configDoc, equalizerDoc] as Doc<unknown>[]) {
-      await mkdir(dirname(doc.path), { recursive: true });
-      const text = await readTextIfExists(doc.path);
-      if (text === null) {
-        setBase(doc, doc.base, 1);
-        doc.text = doc.render(doc.base, 1);
-        await writeFileAtomic(doc.path, doc.text);
-        log.info(`created ${doc.path} with the built-in defaults`);
-        continue;
-      }
-      const parsed = doc.parse(text); // throws ConfigFileError: refuse to start
-      setBase(doc, parsed.value, parsed.revision);
-      doc.text = text;
-      if (parsed.generatedIds.size > 0) {
-        doc.revision += 1;
-        setBase(doc, parsed.value, doc.revision);
-        doc.text = doc.render(parsed.value, doc.revision);
-        await writeFileAtomic(doc.path, doc.text);
-        log.info(`gave ${parsed.generatedIds.size} entries in ${doc.path} a config_id`);
-      }
-    }
+    const configDoc = configDocument(options.configPath);
+    const equalizerDoc = equalizersDocument(options.equalizerPath);
+    for (const doc of [configDoc, equalizerDoc] as Doc<unknown>[]) await loadDocument(doc, log);
     const store = new ConfigStore(options, [configDoc, equalizerDoc]);
     if (options.watch !== false) await store.#startWatching();
     return store;
@@ -243,6 +143,14 @@ export class ConfigStore {
 
   snapshot(): ConfigSnapshot {
     return { revision: this.#revision, config: this.#config };
+  }
+
+  /**
+   * Adds a check every change must pass before it is saved (after the schemas and the rules
+   * across entries): the audio engine's, so a configuration it would refuse is never saved.
+   */
+  addCheck(check: ConfigCheck): void {
+    this.#checks.push(check);
   }
 
   /** Calls `listener` with every new snapshot (after it is saved). Returns an unsubscribe function. */
@@ -279,7 +187,7 @@ export class ConfigStore {
     for (const w of this.#watchers) w.close();
     this.#watchers = [];
     if (this.#poll) clearInterval(this.#poll);
-    if (this.#reloadTimer) clearTimeout(this.#reloadTimer);
+    this.#schedule.stop();
     while (this.#draining) await this.#draining;
   }
 
@@ -303,7 +211,8 @@ export class ConfigStore {
         try {
           const next = structuredClone(draft);
           const result = op.run(next);
-          const problems = validateConfig(next);
+          let problems = fileProblems(next);
+          for (const check of this.#checks) if (problems.length === 0) problems = check(next);
           if (problems.length > 0) throw invalidConfig(problems);
           draft = next;
           applied.push({ op, result: structuredClone(result) });
@@ -316,6 +225,13 @@ export class ConfigStore {
       try {
         saved = await this.#save(draft);
       } catch (err) {
+        if ((err as ProblemError & { code?: string }).code === 'TRIBUTARY_INVALID_CONFIG') {
+          // The text would not load again (each change was checked, so this is a bug): not
+          // written, and said so.
+          this.#log.error(`a change was not saved: ${(err as Error).message}`);
+          for (const { op } of applied) op.reject(err);
+          continue;
+        }
         const file = (err as { file?: string }).file ?? this.configPath;
         const failure = new SaveFailedError(file, (err as Error).message);
         this.#log.error(failure.message);
@@ -378,7 +294,7 @@ export class ConfigStore {
       if (doc.text !== null) this.#log.warn(`${doc.path} was removed; writing it again`);
       onDisk = undefined as T;
     } else if (disk !== doc.text) {
-      const merged = this.#mergeHandEdit(doc, disk, ours);
+      const merged = mergeHandEdit(doc, disk, ours, this.#log);
       if (merged === 'invalid') rejected = true;
       else {
         ours = merged.value;
@@ -390,6 +306,12 @@ export class ConfigStore {
     if (disk !== null && rejected && isDeepStrictEqual(ours, doc.base)) return { saved: ours };
     const revision = doc.revision + 1;
     const text = doc.render(ours, revision);
+    try {
+      doc.parse(text); // what is written must load again
+    } catch (err) {
+      if (err instanceof ConfigFileError) throw invalidConfig(err.problems);
+      throw err;
+    }
     let written: boolean;
     try {
       if (rejected) {
@@ -409,64 +331,8 @@ export class ConfigStore {
     doc.text = text;
     setBase(doc, ours, revision);
     await this.#remember(doc.path);
+    await this.#keepLastGood(doc);
     return { saved: ours };
-  }
-
-  /**
-   * A file changed on disk behind the daemon's back. Returns the three-way merge of the hand
-   * edit (theirs) with `ours`, or 'invalid' when the file cannot be used (reported once).
-   */
-  #mergeHandEdit<T>(
-    doc: Doc<T>,
-    disk: string,
-    ours: T,
-  ): 'invalid' | { value: T; theirs: T; mustWrite: boolean } {
-    let theirs: Parsed<T>;
-    try {
-      theirs = doc.parse(disk);
-    } catch (err) {
-      if (!(err instanceof ConfigFileError)) throw err;
-      if (doc.reported !== disk) {
-        doc.reported = disk;
-        this.#log.error(
-          `${err.message}\nThe file was edited by hand and is not used; the daemon keeps running ` +
-            'on its last valid configuration and will not overwrite the file while it is invalid.',
-        );
-      }
-      return 'invalid';
-    }
-    if (doc === (this.#docs[0] as unknown)) {
-      adoptIds(doc.base as ConfigPart, theirs as unknown as Parsed<ConfigPart>);
-    }
-    // The base is the version the edit started from, named by the file's `revision` line: a
-    // buffer opened before some API changes then keeps them instead of undoing them. Without
-    // the line (or for a version too old to remember), the version the daemon last wrote.
-    const from =
-      theirs.revision === null
-        ? undefined
-        : doc.history.findLast((h) => h.revision === theirs.revision);
-    const base = from?.value ?? doc.base;
-    const conflicts: MergeConflict[] = [];
-    const merged = doc.merge(base, ours, theirs.value, conflicts);
-    const problems = doc.validate(merged);
-    if (problems.length > 0) {
-      this.#log.error(
-        `${doc.path} was edited by hand, but combined with the changes made through the API it ` +
-          `is invalid:\n${problems.map((p) => `  ${p.message}`).join('\n')}`,
-      );
-      return 'invalid';
-    }
-    for (const c of conflicts) {
-      this.#log.warn(
-        `${doc.path}: ${c.field} of ${c.key} was changed both by hand and through the API; ` +
-          'the API change is kept',
-      );
-    }
-    this.#log.info(`reloaded ${doc.path} (edited by hand)`);
-    doc.text = disk;
-    setBase(doc, theirs.value, theirs.revision);
-    doc.reported = null;
-    return { value: merged, theirs: theirs.value, mustWrite: theirs.generatedIds.size > 0 };
   }
 
   async #startWatching(): Promise<void> {
@@ -475,7 +341,7 @@ export class ConfigStore {
     for (const dir of new Set(this.#docs.map((d) => dirname(d.path)))) {
       try {
         const watcher = watch(dir, { persistent: false }, (_event, file) => {
-          if (file === null || names.has(file.toString())) this.#scheduleReload();
+          if (file === null || names.has(file.toString())) void this.#noticeChange();
         });
         watcher.on('error', () => {});
         this.#watchers.push(watcher);
@@ -485,7 +351,7 @@ export class ConfigStore {
     }
     // A cheap stat poll catches what a watcher misses (network file systems, editors that
     // replace the directory entry in unusual ways).
-    this.#poll = setInterval(() => void this.#pollOnce(), Math.max(this.#reloadTimeoutMs, 250));
+    this.#poll = setInterval(() => void this.#pollOnce(), POLL_MS);
     this.#poll.unref();
   }
 
@@ -523,20 +389,30 @@ export class ConfigStore {
       const now = await this.#signature(doc.path);
       if (now !== this.#signatures.get(doc.path)) {
         this.#signatures.set(doc.path, now);
-        this.#scheduleReload();
+        await this.#noticeChange();
       }
     }
   }
 
-  #scheduleReload(): void {
+  /** A file may have changed: reload once the newest of them has rested for the timeout. */
+  async #noticeChange(): Promise<void> {
     if (this.#closed) return;
-    if (this.#reloadTimer) clearTimeout(this.#reloadTimer);
-    this.#reloadTimer = setTimeout(() => {
-      this.#reloadTimer = null;
-      this.reload().catch((err: Error) =>
-        this.#log.error(`reloading the configuration failed: ${err.message}`),
-      );
-    }, this.#reloadTimeoutMs);
-    this.#reloadTimer.unref();
+    const times = await Promise.all(
+      this.#docs.map((d) =>
+        stat(d.path).then(
+          (s) => s.mtimeMs,
+          () => Date.now(),
+        ),
+      ),
+    );
+    this.#schedule.changed(Math.max(...times));
+  }
+
+  /** Keeps what the daemon last wrote or accepted as the file's last good version. */
+  async #keepLastGood<T>(doc: Doc<T>): Promise<void> {
+    if (doc.text === null) return;
+    await keepLastGood(doc.path, doc.text).catch((err: Error) =>
+      this.#log.warn(`could not keep a copy of ${doc.path}: ${err.message}`),
+    );
   }
 }

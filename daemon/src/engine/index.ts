@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import enginePlugin, { type EnginePluginOptions } from './plugin.js';
 import statsRoutes from './routes.js';
 
+export type { EngineClass } from './service.js';
 export type { EngineSettings } from './settings.js';
 export { readEngineSettings } from './settings.js';
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { EngineService } from './service.js';
+import { makeProblem } from '../schema/validate.js';
+import { type EngineClass, EngineService, engineRefusal } from './service.js';
 import type { EngineSettings } from './settings.js';
 
 declare module 'fastify' {
@@ -13,6 +14,8 @@ declare module 'fastify' {
 export interface EnginePluginOptions {
   /** Engine settings (see `readEngineSettings`); null or absent runs without audio. */
   readonly settings?: EngineSettings | null;
+  /** The engine class (tests only: one built with fault injection); the binding's otherwise. */
+  readonly binding?: EngineClass;
 }
 
 /**
@@ -22,13 +25,25 @@ export interface EnginePluginOptions {
 export default fp(
   async (fastify: FastifyInstance, options: EnginePluginOptions) => {
     const log = fastify.log.child({ component: 'engine' });
-    const service = new EngineService(options.settings ?? null, {
-      info: (m) => log.info(m),
-      warn: (m) => log.warn(m),
-      error: (m) => log.error(m),
-    });
+    const service = new EngineService(
+      options.settings ?? null,
+      {
+        info: (m) => log.info(m),
+        warn: (m) => log.warn(m),
+        error: (m) => log.error(m),
+      },
+      options.binding,
+    );
     fastify.decorate('engine', service);
     const store = fastify.configStore;
+    // A change the engine would refuse is refused before it is saved (400 saying why), with
+    // the engine on or off (it would be refused once it is on).
+    store.addCheck((config) => {
+      const reason = engineRefusal(config, options.binding);
+      return reason === null
+        ? []
+        : [makeProblem('', 'engine', `would be refused by the audio engine: ${reason}`)];
+    });
     service.apply(store.snapshot());
     const unsubscribe = store.subscribe((snapshot) => service.apply(snapshot));
     fastify.addHook('onClose', () => {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { documentedWebSocket, errors, feed } from '../routes/shared.js';
+import { errors, feed, upgradeRequired, webSocket } from '../routes/shared.js';
 import { StatsMessage } from './schema.js';
 
 const tags = ['System'];
@@ -30,30 +30,31 @@ const statsRoutes: FastifyPluginAsync = async (fastify) => {
   fastify.get(
     '/ws/stats',
     {
-      websocket: true,
-      config: documentedWebSocket,
+      ...webSocket((socket) =>
+        feed(socket, (send) => {
+          send(engine.stats());
+          const timer = setInterval(() => send(engine.stats()), STATS_INTERVAL_MS);
+          return () => clearInterval(timer);
+        }),
+      ),
       schema: {
         tags,
         operationId: 'watchStats',
         summary: 'Live audio engine statistics (WebSocket)',
         description:
           'Upgrade to a WebSocket. The daemon sends a StatsMessage (the GET /api/stats body) at ' +
-          'once and then every second. Messages from the client are ignored.',
+          'once and then every second. Messages from the client are ignored. A plain GET ' +
+          'answers 426 Upgrade Required.',
         response: {
           101: {
             ...StatsMessage,
             description: 'Switching protocols; every message is a StatsMessage.',
           },
-          ...errors(),
+          ...errors(426),
         },
       },
     },
-    (socket) =>
-      feed(socket, (send) => {
-        send(engine.stats());
-        const timer = setInterval(() => send(engine.stats()), STATS_INTERVAL_MS);
-        return () => clearInterval(timer);
-      }),
+    upgradeRequired,
   );
 };
 

@@ -60,12 +60,77 @@ export const UnknownSender = Type.Object(
   { title: 'UnknownSender', additionalProperties: false },
 );
 
+const Culprit = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('source'), Type.Literal('sink')]),
+    config_id: Type.String(),
+    name: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
 export const EngineStatus = Type.Object(
   {
     state: Type.Union([Type.Literal('running'), Type.Literal('off'), Type.Literal('failed')], {
-      description: 'off: ENGINE=off; failed: it could not start (see error).',
+      description:
+        'off: ENGINE=off; failed: it could not start, or one of its threads failed and it is ' +
+        'restarting (within a second), or it failed too often and waits for the next ' +
+        'configuration change; error says which and why.',
     }),
-    error: Type.Union([Type.String(), Type.Null()]),
+    error: Type.Union([Type.String(), Type.Null()], {
+      description: 'Why the state is failed; null otherwise.',
+    }),
+    revision: Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        'The configuration revision the engine plays (the last it applied; /api/config has the ' +
+        'current one). Null before the first.',
+    }),
+    rejected: Type.Union(
+      [
+        Type.Object(
+          { revision: Type.Integer(), reason: Type.String() },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      {
+        description:
+          'The last revision the engine refused, and why. Changes are checked with the engine ' +
+          'before they are saved, so this stays null unless something is wrong.',
+      },
+    ),
+    restarts: count('Times the engine rebuilt itself after one of its threads failed.'),
+    last_fault: Type.Union(
+      [
+        Type.Object(
+          {
+            thread: Type.String({ description: 'trib-engine (audio) or trib-rx-PORT (receiver).' }),
+            reason: Type.String({ description: 'The panic message and where it happened.' }),
+            culprit: Type.Union([Culprit, Type.Null()], {
+              description: 'The source or sink it was working on, if any.',
+            }),
+            ms_ago: Type.Number(),
+            restart_ms: Type.Union([Type.Number(), Type.Null()], {
+              description: 'From the fault to the engine playing again; null while restarting.',
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      { description: 'The last fault of one of the engine threads; null if none.' },
+    ),
+    quarantined: Type.Array(
+      Type.Object(
+        { ...Culprit.properties, message: Type.String() },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'Sources and sinks left out because the engine failed three times within 60 s while ' +
+          'playing them; they play again when their settings change, or after 5 minutes.',
+      },
+    ),
     uptime_s: Type.Number(),
     cpu_s: Type.Number({ description: "CPU time of the engine's threads since start, s." }),
     cpu_percent: Type.Number({
@@ -75,7 +140,9 @@ export const EngineStatus = Type.Object(
     unknown_packets: count('Packets from senders no source matches.'),
     malformed_unknown: count('Malformed packets from unknown senders.'),
     problems: Type.Array(Type.String(), {
-      description: 'Sinks the engine left out of the last configuration, one message each.',
+      description:
+        'What the engine left out of the last configuration (a sink it cannot play, a source ' +
+        'or sink in quarantine), one message each.',
     }),
     ports: Type.Object(
       {

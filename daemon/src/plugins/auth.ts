@@ -12,13 +12,22 @@ export interface AuthOptions {
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
+/** A cookie value as sent; percent-encoding that does not decode is taken as it is. */
+function decodeCookie(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 function presented(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   const bearer = header?.match(/^Bearer\s+(.+)$/i)?.[1];
   if (bearer) return bearer.trim();
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [key, ...value] = part.trim().split('=');
-    if (key === TOKEN_COOKIE) return decodeURIComponent(value.join('='));
+    if (key === TOKEN_COOKIE) return decodeCookie(value.join('='));
   }
   return undefined;
 }

@@ -16,6 +16,7 @@ import {
   type PatchOf,
   updateEntity,
 } from '../config/model.js';
+import { refuseCrossSite } from '../http/cross-site.js';
 import { Delay, Equalizer, EqualizerBands, Volume } from '../schema/common.js';
 import { collectionRoutes } from './collection-routes.js';
 import { errors, nameParams, True } from './shared.js';
@@ -34,6 +35,20 @@ export interface EntityRoutesOptions<K extends Kind> {
 }
 
 type NameParams = { name: string };
+
+function unsafeGet(kind: string): string {
+  return (
+    `Changes the ${kind} through GET, as the specification has it, for links, bookmarks and ` +
+    'simple scripts. Unsafe across sites: any web page could make a browser send it, so it ' +
+    'is refused (403) when the request says it comes from another site (an Origin header ' +
+    'naming another host, or Sec-Fetch-Site other than same-origin or none). Prefer PUT on ' +
+    'the same URL.'
+  );
+}
+
+const safePut =
+  'The same change as the GET on this URL, safe from cross-site requests (a page of another ' +
+  'site cannot send a PUT here). No body.';
 
 export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): FastifyPluginAsync {
   const { kind, tag, noun } = o;
@@ -82,33 +97,44 @@ export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): Fastify
       },
     });
 
+    // Each setter twice: GET, as the specification has it (unsafe across sites, so refused
+    // from another site's page), and PUT, the same change safe from cross-site requests.
     const setter = <P extends object>(
       path: string,
       operation: string,
       summary: string,
       extraParams: Record<string, TSchema>,
       apply: (target: EntityOf[K], params: P) => void,
-    ) =>
-      fastify.get<{ Params: NameParams & P }>(
-        path,
-        {
+    ) => {
+      for (const method of ['GET', 'PUT'] as const) {
+        fastify.route<{ Params: NameParams & P }>({
+          method,
+          url: path,
           schema: {
             tags,
-            operationId: `${operation}${noun}`,
+            operationId: `${operation}${noun}${method === 'PUT' ? 'Put' : ''}`,
             summary,
+            description: method === 'GET' ? unsafeGet(kind) : safePut,
             params: Type.Object({ name: params.properties.name, ...extraParams }),
             response: {
               200: True,
-              ...errors(...(Object.keys(extraParams).length > 0 ? [400 as const] : []), 404, 503),
+              ...errors(
+                ...(Object.keys(extraParams).length > 0 ? [400 as const] : []),
+                ...(method === 'GET' ? [403 as const] : []),
+                404,
+                503,
+              ),
             },
           },
-        },
-        async (request) => {
-          const p = request.params as NameParams & P;
-          await store.change((draft) => apply(find(draft, kind, p.name), p));
-          return true;
-        },
-      );
+          ...(method === 'GET' ? { onRequest: refuseCrossSite('PUT') } : {}),
+          handler: async (request) => {
+            const p = request.params as NameParams & P;
+            await store.change((draft) => apply(find(draft, kind, p.name), p));
+            return true;
+          },
+        });
+      }
+    };
 
     setter('/:name/enable', 'enable', `Enable a ${kind}`, {}, (e) => {
       e.enabled = true;

@@ -3,13 +3,17 @@
 import type { SwaggerTransform } from '@fastify/swagger';
 import type { WebSocket } from '@fastify/websocket';
 import { type TSchema, Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { UpgradeRequiredError } from '../errors.js';
 import { ErrorResponse } from '../schema/problem.js';
 
 const errorDescriptions = {
   400: 'Invalid input: the body names the field, the rule broken and the value given.',
   401: 'API_TOKEN is set and the request did not carry it.',
+  403: 'A change through GET from a page of another site (Origin or Sec-Fetch-Site); use PUT.',
   404: 'No entry with that name (or no such route).',
   409: 'Conflict: the name or config_id is taken, or the entry is still used (the body says by what).',
+  426: 'A WebSocket URL requested without upgrading: connect with a WebSocket client.',
   500: 'Unexpected failure; details are in the daemon log.',
   502: 'A device on the network could not be reached.',
   503: 'The change could not be saved to disk, so it was not made.',
@@ -42,6 +46,20 @@ export function nameParams(kind: string) {
 export const documentedWebSocket: { swaggerTransform: SwaggerTransform } = {
   swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, hide: false }, url }),
 };
+
+/**
+ * Options of a WebSocket route: `handle` serves the upgraded connection; a plain request gets
+ * the route's HTTP handler, `upgradeRequired`.
+ */
+export function webSocket(handle: (socket: WebSocket, request: FastifyRequest) => void) {
+  return { config: documentedWebSocket, wsHandler: handle };
+}
+
+/** A WebSocket URL requested without the upgrade: 426 with `Upgrade: websocket`. */
+export async function upgradeRequired(request: FastifyRequest, reply: FastifyReply) {
+  reply.header('upgrade', 'websocket');
+  throw new UpgradeRequiredError(request.url.split('?')[0] ?? request.url);
+}
 
 /**
  * Feeds a WebSocket JSON messages: `start(send)` sends what there is now and returns how to stop

@@ -1,9 +1,9 @@
 // The one ajv setup used for configuration files and for API requests, and the translation of
 // its errors into problems that name the path (`sinks[2].volume`), the rule and the value.
-import { isIP } from 'node:net';
 import type { TSchema } from '@sinclair/typebox';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { isAddress } from './address.js';
 import { Equalizer } from './common.js';
 import { EqualizerPreset, EqualizerPresetInput } from './equalizer-preset.js';
 import { Config, ConfigFile, ConfigMessage, EqualizersFile } from './files.js';
@@ -44,7 +44,7 @@ function createAjv(coerceTypes: boolean): Ajv {
     strict: true,
   });
   addFormats.default(ajv, ['uuid']);
-  ajv.addFormat('ip', { type: 'string', validate: (s: string) => isIP(s) !== 0 });
+  ajv.addFormat('ip', { type: 'string', validate: isAddress });
   ajv.addKeyword({ keyword: 'x-rule', schemaType: 'string' });
   for (const schema of sharedSchemas) ajv.addSchema(schema);
   return ajv;
@@ -57,7 +57,7 @@ export const coercingAjv = createAjv(true);
 
 const formatRules: Record<string, string> = {
   uuid: 'must be a UUID',
-  ip: 'must be an IPv4 or IPv6 address',
+  ip: 'must be an IPv4 or IPv6 address (without a %zone)',
 };
 
 /** `/sinks/2/volume` -> `sinks[2].volume`. */
@@ -87,7 +87,12 @@ function ruleOf(e: ErrorObject): string {
     case 'exclusiveMinimum':
       return `must be > ${p.limit}`;
     case 'type':
+      // ajv's number type refuses Infinity and NaN too (YAML's .inf, JSON's 1e309): say so
+      // instead of "must be number", which reads wrong next to a number.
+      if (typeof e.data === 'number' && !Number.isFinite(e.data)) return 'must be a finite number';
       return `must be ${String(p.type).split(',').join(' or ')}`;
+    case 'finite':
+      return 'must be a finite decimal number';
     case 'enum':
       return `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'const':
@@ -113,9 +118,16 @@ function ruleOf(e: ErrorObject): string {
   }
 }
 
+/** A number JSON cannot carry (Infinity, -Infinity, NaN) as text; anything else as it is. */
+function jsonSafe(value: unknown): unknown {
+  return typeof value === 'number' && !Number.isFinite(value) ? String(value) : value;
+}
+
 /** Renders a value for a message: short JSON, long values cut. */
 export function show(value: unknown): string {
-  const text = value === undefined ? 'nothing' : JSON.stringify(value);
+  const safe = jsonSafe(value);
+  const text =
+    value === undefined ? 'nothing' : safe === value ? JSON.stringify(value) : String(safe);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
@@ -127,7 +139,7 @@ export function makeProblem(path: string, keyword: string, rule: string, value?:
     rule,
     message: value === undefined ? `${where} ${rule}` : `${where} ${rule} (got ${show(value)})`,
   };
-  if (value !== undefined) problem.value = value;
+  if (value !== undefined) problem.value = jsonSafe(value);
   return problem;
 }
 

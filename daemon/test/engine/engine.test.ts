@@ -4,19 +4,8 @@ import assert from 'node:assert/strict';
 import { createSocket, type Socket } from 'node:dgram';
 import { describe, type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type EngineSettings, readEngineSettings } from '../../src/engine/index.js';
-import { build } from '../helpers.js';
-
-const local: EngineSettings = {
-  bind: '127.0.0.1',
-  screamPorts: [0],
-  taggedPort: null,
-  rtpPorts: [],
-  multicastGroups: [],
-  jitterAdaptive: true,
-  jitterMinMs: 20,
-  jitterMaxMs: 200,
-};
+import { readEngineSettings } from '../../src/engine/index.js';
+import { build, localEngine as local } from '../helpers.js';
 
 async function udp(t: TestContext): Promise<Socket> {
   const socket = createSocket('udp4');

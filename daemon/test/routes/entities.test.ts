@@ -178,7 +178,7 @@ for (const kind of kinds) {
       for (const [value, rule] of [
         ['1.5', 'must be <= 1'],
         ['-0.1', 'must be >= 0'],
-        ['loud', 'must be number'],
+        ['loud', 'must be a finite decimal number'],
       ]) {
         const res = await call('GET', `${one}/volume/${value}`);
         assert.equal(res.status, 400, value);
@@ -244,7 +244,7 @@ describe('API details', () => {
     assert.equal((await call('GET', '/sinks/Kitchen/enable/')).status, 200);
   });
 
-  test('malformed JSON is a 400, an unknown route a JSON 404, never a 500', async (t) => {
+  test('malformed JSON is a 400, an unknown route a JSON 404, a wrong method 405, never a 500', async (t) => {
     const { app } = await withHouse(t);
     const res = await app.inject({
       method: 'POST',
@@ -254,9 +254,15 @@ describe('API details', () => {
     });
     assert.equal(res.statusCode, 400);
     assert.equal(res.json().code, 'TRIBUTARY_INVALID_REQUEST');
-    const unknown = await app.inject({ method: 'PATCH', url: '/sinks/Kitchen' });
+    const unknown = await app.inject({ method: 'GET', url: '/sinks/Kitchen/colour' });
     assert.equal(unknown.statusCode, 404);
-    assert.equal(unknown.json().message, 'No route PATCH /sinks/Kitchen');
+    assert.equal(unknown.json().message, 'No route GET /sinks/Kitchen/colour');
+    const wrong = await app.inject({ method: 'PATCH', url: '/sinks/Kitchen' });
+    assert.equal(wrong.statusCode, 405);
+    assert.equal(
+      wrong.json().message,
+      'PATCH is not allowed on /sinks/Kitchen; use DELETE, GET, HEAD, PUT',
+    );
   });
 
   test('names with spaces and non-ASCII letters round-trip through URLs', async (t) => {

@@ -1,5 +1,5 @@
 //! The runtime: receiver threads, one engine thread that ingests packets and ticks every sink's
-//! mixer on the router's steady clock, and the control handle ([`Engine`]) that starts it,
+//! mixer on the router's steady clock, and the control handle ([`Control`]) that starts it,
 //! applies desired states, reads stats and stops it.
 //!
 //! `apply` diffs the new state against the last one on the caller's thread, builds everything
@@ -13,6 +13,8 @@
 //! sink its paths (channel matrix, EQ, volume, normalisation).
 
 use crate::config::{ConfigError, DesiredState, EngineOptions, PathSpec, SinkSpec};
+use crate::engine_thread::engine_thread;
+use crate::fault::Message;
 use crate::ingest::{Core, Retired};
 use crate::net::{self, Datagram, PortKind, Receiver};
 use crate::path::PathRt;
@@ -41,6 +43,9 @@ const MAX_GROW_COPY_BYTES: f64 = 16e6;
 pub(crate) enum Command {
     Apply(Box<Plan>),
     Stop,
+    /// Test builds only: make the engine thread fail (see [`crate::FaultInjection`]).
+    #[cfg(feature = "fault-injection")]
+    Inject(crate::fault_injection::FaultInjection),
 }
 
 /// A sink in a plan: kept (with its new path list and room for it) or built anew.
@@ -155,8 +160,9 @@ pub struct BoundPorts {
     pub rtp: Vec<u16>,
 }
 
-/// A running engine. Dropping it stops it.
-pub struct Engine {
+/// A running engine's control side (the public [`crate::Engine`] supervises it). Dropping it
+/// stops it.
+pub(crate) struct Control {
     /// What the engine thread retired, freed here (see [`Retired`]).
     retired: mpsc::Receiver<Retired>,
     commands: mpsc::Sender<Command>,
@@ -175,12 +181,17 @@ pub struct Engine {
     unknown: Arc<Mutex<Vec<crate::ingest::Unknown>>>,
     counters: Arc<EngineCounters>,
     started: Instant,
+    /// Where the engine's threads report faults (the supervisor).
+    faults: mpsc::Sender<Message>,
+    /// The next apply builds every sink, tap and path anew (the engine thread lost its graph);
+    /// counters are kept.
+    fresh_graph: bool,
 }
 
-impl Engine {
+impl Control {
     /// Binds every receiver and starts the engine thread. Fails (with the port in the message)
-    /// if a socket cannot be bound.
-    pub fn start(options: EngineOptions) -> io::Result<Engine> {
+    /// if a socket cannot be bound. Faults of its threads go to `faults`.
+    pub fn start(options: EngineOptions, faults: mpsc::Sender<Message>) -> io::Result<Control> {
         let (queue, data_rx) = mpsc::sync_channel::<Datagram>(QUEUE_SLOTS);
         let counters = Arc::new(EngineCounters::default());
         let mut receivers = Vec::new();
@@ -193,11 +204,17 @@ impl Engine {
                 &options.multicast_groups,
                 queue.clone(),
                 counters.clone(),
+                faults.clone(),
             )
             .map_err(|e| {
+                let hint = if e.kind() == io::ErrorKind::AddrInUse {
+                    "; another program (another Tributary?) is listening there"
+                } else {
+                    ""
+                };
                 io::Error::new(
                     e.kind(),
-                    format!("cannot listen on UDP port {port} ({kind:?}): {e}"),
+                    format!("cannot listen on UDP port {port} ({kind:?}): {e}{hint}"),
                 )
             })?;
             let bound = r.port;
@@ -225,17 +242,18 @@ impl Engine {
         let (commands, command_rx) = mpsc::channel();
         let unknown = Arc::new(Mutex::new(Vec::new()));
         let (retired_tx, retired) = mpsc::channel();
-        let mut core = Core::new(
+        let core = Core::new(
             retired_tx,
             socket,
             counters.clone(),
             unknown.clone(),
             options.default_rtp_format,
         );
+        let engine_faults = faults.clone();
         let thread = std::thread::Builder::new()
             .name("trib-engine".into())
-            .spawn(move || core.run(data_rx, command_rx))?;
-        Ok(Engine {
+            .spawn(move || engine_thread(core, data_rx, command_rx, engine_faults))?;
+        Ok(Control {
             retired,
             commands,
             thread: Some(thread),
@@ -251,7 +269,21 @@ impl Engine {
             unknown,
             counters,
             started: Instant::now(),
+            faults,
+            fresh_graph: false,
         })
+    }
+
+    /// The engine thread lost its graph (a fault): the next [`Control::apply`] builds every
+    /// sink, tap and path anew, keeping their counters.
+    pub fn lost_graph(&mut self) {
+        self.fresh_graph = true;
+    }
+
+    /// Sends the engine thread a command (false when it has stopped).
+    #[cfg(feature = "fault-injection")]
+    pub fn command(&self, command: Command) -> bool {
+        self.commands.send(command).is_ok()
     }
 
     /// The ports actually bound.
@@ -270,6 +302,12 @@ impl Engine {
         self.free_retired();
         let (state, problems) = state.playable();
         self.open_rtp_ports(&state);
+        if self.fresh_graph {
+            // Nothing of the old graph exists on the engine thread: build it all again (the
+            // sinks too, see `plan_sink`); counters of unchanged sources and sinks are kept.
+            self.source_capacity.clear();
+            self.tap_keys.clear();
+        }
         let start = Instant::now() + Duration::from_millis(5);
         // Sources: every distinct source id in the paths, with its longest delay.
         let mut order: Vec<String> = Vec::new();
@@ -386,6 +424,7 @@ impl Engine {
         self.source_capacity = capacity;
         self.tap_keys = tap_keys;
         self.applied = state;
+        self.fresh_graph = false;
         Ok(problems)
     }
 
@@ -461,7 +500,7 @@ impl Engine {
         rebuilt: &HashSet<String>,
     ) -> Result<(SinkPlan, Arc<SinkCounters>), ConfigError> {
         let old = self.applied.sinks.iter().find(|s| s.id == sink.id);
-        if let Some(old) = old.filter(|o| same_output(o, sink)) {
+        if let Some(old) = old.filter(|o| !self.fresh_graph && same_output(o, sink)) {
             let mut paths = Vec::new();
             for p in &sink.paths {
                 let kept = old.paths.iter().find(|q| q.source_id == p.source_id);
@@ -550,6 +589,7 @@ impl Engine {
                     &all,
                     self.queue.clone(),
                     self.counters.clone(),
+                    self.faults.clone(),
                 ) {
                     Ok(r) => {
                         if kind == PortKind::Rtp {
@@ -659,7 +699,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for Control {
     fn drop(&mut self) {
         self.stop();
     }
@@ -694,14 +734,17 @@ mod tests {
     use std::net::{IpAddr, Ipv4Addr};
     use tributary_dsp::ChannelLayout;
 
-    fn quiet_engine() -> Engine {
-        Engine::start(EngineOptions {
-            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
-            scream_ports: vec![],
-            tagged_port: None,
-            rtp_ports: vec![],
-            ..EngineOptions::default()
-        })
+    fn quiet_engine() -> Control {
+        Control::start(
+            EngineOptions {
+                bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+                scream_ports: vec![],
+                tagged_port: None,
+                rtp_ports: vec![],
+                ..EngineOptions::default()
+            },
+            mpsc::channel().0,
+        )
         .unwrap()
     }
 

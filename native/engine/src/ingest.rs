@@ -2,6 +2,7 @@
 //! sink when its deadline comes, applies plans between ticks, and publishes stats.
 
 use crate::engine::{Command, PathPlan, Plan, SinkPlan};
+use crate::fault::{self, Culprit, Work};
 use crate::net::{Datagram, PortKind, MAX_DATAGRAM};
 use crate::packet::DropReason;
 use crate::rtcp::{self, RtcpPacket};
@@ -72,6 +73,8 @@ pub struct Core {
     default_rtp: RtpFormat,
     tag: String,
     epoch: Instant,
+    #[cfg(feature = "fault-injection")]
+    injected: crate::fault_injection::Armed,
 }
 
 impl Core {
@@ -95,11 +98,14 @@ impl Core {
             default_rtp,
             tag: String::with_capacity(128),
             epoch: Instant::now(),
+            #[cfg(feature = "fault-injection")]
+            injected: crate::fault_injection::Armed::default(),
         }
     }
 
-    /// Runs until told to stop or the control handle is gone.
-    pub fn run(&mut self, data: mpsc::Receiver<Datagram>, commands: mpsc::Receiver<Command>) {
+    /// Runs until told to stop or the control handle is gone. A panic unwinds out of it (see
+    /// [`crate::supervisor`]), which may then call [`Core::discard_graph`] and run it again.
+    pub fn run(&mut self, data: &mpsc::Receiver<Datagram>, commands: &mpsc::Receiver<Command>) {
         set_timer_slack();
         crate::rt::raise_current_thread(40);
         let mut cpu = crate::stats::thread_cpu_ns();
@@ -108,6 +114,8 @@ impl Core {
             loop {
                 match commands.try_recv() {
                     Ok(Command::Apply(plan)) => self.apply(*plan),
+                    #[cfg(feature = "fault-injection")]
+                    Ok(Command::Inject(fault)) => self.injected.arm(fault),
                     Ok(Command::Stop) | Err(mpsc::TryRecvError::Disconnected) => {
                         add_thread_cpu(&self.counters.cpu_ns, cpu);
                         return;
@@ -125,12 +133,16 @@ impl Core {
                     Err(mpsc::TryRecvError::Disconnected) => return,
                 }
             }
+            #[cfg(feature = "fault-injection")]
+            self.injected.engine_panic();
             let now = Instant::now();
             let now_s = now.duration_since(self.epoch).as_secs_f64();
             let mut next = now + IDLE_WAKE;
-            for sink in &mut self.sinks {
+            for (k, sink) in self.sinks.iter_mut().enumerate() {
                 if sink.deadline() <= now {
+                    fault::working_on(Work::Sink(k));
                     sink.tick(&mut self.sources, &mut self.taps, now, now_s, &self.socket);
+                    fault::working_on(Work::Idle);
                 }
                 next = next.min(sink.deadline());
             }
@@ -154,6 +166,34 @@ impl Core {
                 std::thread::sleep(wait);
             }
         }
+    }
+
+    /// Who a fault while working on `work` is charged to.
+    pub fn culprit(&self, work: Work) -> Option<Culprit> {
+        match work {
+            Work::Source(i) => self.sources.get(i).map(|s| Culprit::Source {
+                id: s.id.clone(),
+                name: s.name.clone(),
+            }),
+            Work::Sink(i) => self.sinks.get(i).map(|s| Culprit::Sink {
+                id: s.spec.id.clone(),
+                name: s.spec.name.clone(),
+            }),
+            Work::Idle => None,
+        }
+    }
+
+    /// Drops the whole graph after a fault (it may be half-updated): sources, taps and sinks
+    /// go to the control thread to be freed; the thread then plays nothing until a plan
+    /// brings a new graph.
+    pub fn discard_graph(&mut self) {
+        let retired = Retired {
+            sources: std::mem::take(&mut self.sources),
+            taps: std::mem::take(&mut self.taps),
+            sinks: std::mem::take(&mut self.sinks),
+            ..Retired::default()
+        };
+        let _ = self.retired.send(retired);
     }
 
     fn publish(&mut self) {
@@ -340,6 +380,7 @@ impl Core {
             },
             PortKind::Rtcp => self.rtcp_into(bytes, from, d.port),
         }
+        fault::working_on(Work::Idle);
     }
 
     fn scream_into(
@@ -359,6 +400,11 @@ impl Core {
             big_endian: false,
             sample_rate: f.sample_rate,
         };
+        if let Some(i) = idx {
+            fault::working_on(Work::Source(i));
+            #[cfg(feature = "fault-injection")]
+            self.injected.source_packet(&self.sources[i].id);
+        }
         let Some(slot) = idx.and_then(|i| self.sources.get_mut(i)) else {
             let kind = if kind == 2 {
                 PortKind::TaggedScream
@@ -370,12 +416,18 @@ impl Core {
             return;
         };
         let channels = usize::from(f.channels);
-        if slot.buffer.rate() != f.sample_rate
+        let changed = slot.buffer.rate() != f.sample_rate
             || slot.buffer.channels() != channels
             || slot.mask != u32::from(f.channel_mask)
-        {
+            || (slot.bit_depth != 0 && slot.bit_depth != f.bit_depth);
+        if changed {
+            if !slot.may_reformat(arrival_s) {
+                slot.counters.malformed.fetch_add(1, Relaxed);
+                return;
+            }
             slot.reformat(f.sample_rate, channels, u32::from(f.channel_mask));
         }
+        slot.bit_depth = f.bit_depth;
         slot.note_format(detected);
         slot.buffer
             .push_scream(p.payload, f.sample_format(), arrival_s);
@@ -387,6 +439,11 @@ impl Core {
                 r.port == port && r.payload_type.is_none_or(|pt| pt == p.payload_type)
             }) && s.ip.is_none_or(|ip| ip == from)
         });
+        if let Some(i) = idx {
+            fault::working_on(Work::Source(i));
+            #[cfg(feature = "fault-injection")]
+            self.injected.source_packet(&self.sources[i].id);
+        }
         let Some(slot) = idx.and_then(|i| self.sources.get_mut(i)) else {
             let f = RtpFormat::from_static_payload_type(p.payload_type).unwrap_or(self.default_rtp);
             let detected = rtp_detected(&f);

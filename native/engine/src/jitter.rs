@@ -79,6 +79,9 @@ pub struct SourceBuffer {
     next_pos: u64,
     partial: [u8; 32],
     partial_len: usize,
+    /// Frame size (bytes) the carried partial frame was cut from: a packet of another format
+    /// drops it instead of completing it with bytes of a different layout.
+    partial_frame_bytes: usize,
     /// Origin of the drift estimator's position axis.
     drift_origin: u64,
     /// Extra target (ms) after paths ran dry: jumps by `SPIKE_STEP_MS` per underrun, decays
@@ -120,6 +123,7 @@ impl SourceBuffer {
             next_pos: ORIGIN,
             partial: [0; 32],
             partial_len: 0,
+            partial_frame_bytes: 0,
             drift_origin: ORIGIN,
             spike_ms: std::cell::Cell::new(0.0),
             peak_gap_ms: 0.0,
@@ -286,6 +290,16 @@ impl SourceBuffer {
     /// A Scream payload (a byte stream of little-endian PCM).
     pub fn push_scream(&mut self, payload: &[u8], encoding: SampleFormat, arrival_s: f64) {
         let frame_bytes = encoding.bytes_per_sample() * self.channels();
+        if frame_bytes == 0 || frame_bytes > self.partial.len() {
+            return;
+        }
+        if self.partial_frame_bytes != frame_bytes {
+            // The stream changed format (the engine rebuilds the buffer on a change it sees;
+            // this holds even for a caller that does not): bytes of a frame of the old layout
+            // cannot start a frame of the new one.
+            self.partial_len = 0;
+            self.partial_frame_bytes = frame_bytes;
+        }
         let frames = ((self.partial_len + payload.len()) / frame_bytes) as u64;
         self.count_packet(payload.len(), frames, arrival_s);
         if self.next_pos < self.play_pos {

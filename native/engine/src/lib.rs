@@ -9,6 +9,11 @@
 pub mod config;
 pub mod drift;
 pub mod engine;
+mod engine_thread;
+pub mod fault;
+#[cfg(feature = "fault-injection")]
+mod fault_injection;
+pub mod health;
 mod ingest;
 pub mod jitter;
 pub mod log;
@@ -25,9 +30,14 @@ pub mod sdp;
 pub mod sink;
 pub mod source;
 pub mod stats;
+pub mod supervisor;
 pub mod tagged;
 pub mod tap;
 pub mod timeline;
 
 pub use config::{DesiredState, EngineOptions, PathSpec, RtpSourceSpec, SinkProtocol, SinkSpec};
-pub use engine::{BoundPorts, Engine, EngineStats, SinkStats, SourceStats, UnknownSender};
+pub use engine::{BoundPorts, EngineStats, SinkStats, SourceStats, UnknownSender};
+#[cfg(feature = "fault-injection")]
+pub use fault_injection::FaultInjection;
+pub use health::{EngineHealth, FaultReport, HealthState, QuarantineReport};
+pub use supervisor::Engine;

@@ -10,3 +10,8 @@ pub fn warn(message: &str) {
 pub fn info(message: &str) {
     eprintln!("tributary-engine: {message}");
 }
+
+/// Logs an error (a fault of one of the engine's threads).
+pub fn error(message: &str) {
+    eprintln!("tributary-engine: error: {message}");
+}

@@ -3,11 +3,12 @@
 //! (`std::sync::mpsc::sync_channel`, whose bounded form pre-allocates its slots: datagrams move
 //! through by value and nothing allocates per packet).
 
+use crate::fault::{Fault, Message};
 use crate::stats::{add_thread_cpu, EngineCounters};
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::mpsc::{SyncSender, TrySendError};
+use std::sync::mpsc::{Sender, SyncSender, TrySendError};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -54,15 +55,20 @@ impl Drop for Receiver {
 
 /// Binds `bind:port` (port 0 picks one), joins the multicast groups, and starts a thread
 /// feeding `queue`. Returns the receiver and the bound port.
-pub fn spawn_receiver(
+pub(crate) fn spawn_receiver(
     kind: PortKind,
     bind: IpAddr,
     port: u16,
     groups: &[Ipv4Addr],
     queue: SyncSender<Datagram>,
     counters: Arc<EngineCounters>,
+    faults: Sender<Message>,
 ) -> io::Result<Receiver> {
-    let socket = bind_udp(bind, port)?;
+    // Only multicast listeners share their port (with other programs joining the group); a
+    // unicast port is this engine's alone, so a second daemon cannot bind it too and both
+    // claim to run while only one receives.
+    let share = !groups.is_empty() || bind.is_multicast();
+    let socket = bind_udp(bind, port, share)?;
     for group in groups {
         let iface = match bind {
             IpAddr::V4(a) if !a.is_multicast() => a,
@@ -76,7 +82,17 @@ pub fn spawn_receiver(
     let flag = stop.clone();
     let thread = std::thread::Builder::new()
         .name(format!("trib-rx-{port}"))
-        .spawn(move || receive_loop(kind, port, socket, queue, flag, counters))?;
+        .spawn(move || {
+            let feed = Feed {
+                kind,
+                port,
+                queue,
+                stop: flag,
+                counters,
+                faults,
+            };
+            supervised_receive(&socket, &feed);
+        })?;
     Ok(Receiver {
         kind,
         port,
@@ -85,9 +101,9 @@ pub fn spawn_receiver(
     })
 }
 
-/// A UDP socket with SO_REUSEADDR (so multicast listeners can share a port) and a 1 MiB
-/// receive buffer.
-pub fn bind_udp(bind: IpAddr, port: u16) -> io::Result<UdpSocket> {
+/// A UDP socket with a 1 MiB receive buffer; with SO_REUSEADDR when `share` (multicast
+/// listeners share a port), else exclusive (binding a port in use fails with AddrInUse).
+pub fn bind_udp(bind: IpAddr, port: u16, share: bool) -> io::Result<UdpSocket> {
     let domain = if bind.is_ipv4() {
         libc::AF_INET
     } else {
@@ -104,13 +120,15 @@ pub fn bind_udp(bind: IpAddr, port: u16) -> io::Result<UdpSocket> {
         let one: libc::c_int = 1;
         let size: libc::c_int = 1 << 20;
         let len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
-        libc::setsockopt(
-            fd,
-            libc::SOL_SOCKET,
-            libc::SO_REUSEADDR,
-            (&one as *const libc::c_int).cast(),
-            len,
-        );
+        if share {
+            libc::setsockopt(
+                fd,
+                libc::SOL_SOCKET,
+                libc::SO_REUSEADDR,
+                (&one as *const libc::c_int).cast(),
+                len,
+            );
+        }
         libc::setsockopt(
             fd,
             libc::SOL_SOCKET,
@@ -171,14 +189,45 @@ fn bind_socket(socket: &UdpSocket, addr: &SocketAddr) -> io::Result<()> {
     }
 }
 
-fn receive_loop(
+/// What a receiver thread works with besides its socket.
+struct Feed {
     kind: PortKind,
     port: u16,
-    socket: UdpSocket,
     queue: SyncSender<Datagram>,
     stop: Arc<AtomicBool>,
     counters: Arc<EngineCounters>,
-) {
+    faults: Sender<Message>,
+}
+
+/// Runs [`receive_loop`] until told to stop; a panic in it is reported and the loop starts
+/// again on the same socket (after a pause, so a fault on every datagram cannot spin).
+fn supervised_receive(socket: &UdpSocket, feed: &Feed) {
+    loop {
+        let run = || receive_loop(socket, feed);
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+            Ok(()) => return,
+            Err(payload) => {
+                let thread = format!("trib-rx-{}", feed.port);
+                let fault = Fault::caught(thread, &*payload, None, false);
+                if feed.faults.send(Message::Fault(fault)).is_err() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+    }
+}
+
+fn receive_loop(socket: &UdpSocket, feed: &Feed) {
+    let Feed {
+        kind,
+        port,
+        queue,
+        stop,
+        counters,
+        ..
+    } = feed;
+    let (kind, port) = (*kind, *port);
     crate::rt::raise_current_thread(35);
     let mut cpu = crate::stats::thread_cpu_ns();
     let mut last_cpu_update = Instant::now();

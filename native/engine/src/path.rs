@@ -8,6 +8,7 @@
 //! whose volume is 0, renders nothing (its EQ state is cleared, so it resumes from silence).
 
 use crate::config::{PathSpec, SinkSpec};
+use crate::fault::{self, Work};
 use crate::sink::layout_for;
 use crate::source::SourceSlot;
 use crate::tap::Tap;
@@ -158,10 +159,12 @@ impl PathRt {
         }
         let tap = taps.get_mut(self.tap)?;
         let slot = sources.get_mut(tap.source)?;
+        // Reading and converting the source is the source's work: a fault there is charged to
+        // it, not to the sink (see `crate::supervisor`).
+        let sink_work = fault::current_work();
+        fault::working_on(Work::Source(tap.source));
         let (rate, channels) = (slot.buffer.rate(), slot.buffer.channels());
-        if tap.source_format() != (rate, channels) {
-            tap.rebuild_for_source(rate, channels);
-        }
+        tap.follow(rate, channels, slot.generation);
         if self.src_format != (channels, slot.mask) {
             self.src_format = (channels, slot.mask);
             self.follow_source_layout(layout_for(channels, slot.mask));
@@ -179,6 +182,7 @@ impl PathRt {
         };
         let end = cursor + frames as u64;
         tap.render_to(&slot.buffer, now_s, end);
+        fault::working_on(sink_work);
         tap.anchor(at_s, cursor);
         self.cursor = Some(end);
         if let Some(p) = tap.play_position() {

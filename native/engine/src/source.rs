@@ -26,7 +26,22 @@ pub struct SourceSlot {
     pub mask: u32,
     /// Paths reading this source (updated on apply).
     pub readers: usize,
+    /// Bit depth of the Scream stream (0 before the first packet).
+    pub bit_depth: u8,
+    /// One more every time the buffer is rebuilt for a new format: taps reading the source
+    /// restart their readers when it moves (see [`crate::tap::Tap::follow`]).
+    pub generation: u64,
+    /// Format changes still allowed now (a token bucket, see [`SourceSlot::may_reformat`]).
+    reformat_tokens: f64,
+    reformat_at_s: f64,
 }
+
+/// Format changes a source may make in a burst, and how many more per second after that. A
+/// real sender changes format when its user changes a setting; a stream of packets changing
+/// it all the time (a bug, or someone spoofing the sender's address) would otherwise make the
+/// engine thread rebuild buffers (up to 300 s of audio each) for every packet.
+const REFORMAT_BURST: f64 = 4.0;
+const REFORMATS_PER_S: f64 = 1.0;
 
 impl SourceSlot {
     /// A slot for the source `spec` describes, keeping `max_delay_ms` of timeshift.
@@ -53,6 +68,10 @@ impl SourceSlot {
             jitter,
             mask: default_mask(channels),
             readers: 0,
+            bit_depth: 0,
+            generation: 0,
+            reformat_tokens: REFORMAT_BURST,
+            reformat_at_s: f64::NEG_INFINITY,
         }
     }
 
@@ -83,8 +102,23 @@ impl SourceSlot {
         self.ip == spec.ip && self.tag == spec.tag && self.rtp == spec.rtp
     }
 
-    /// Rebuilds the buffer for a new stream format (allocates; only when a sender changes its
-    /// format).
+    /// Whether a packet of another format may rebuild the buffer now (at `now_s`); when not,
+    /// the caller drops the packet (and counts it).
+    pub fn may_reformat(&mut self, now_s: f64) -> bool {
+        let since = (now_s - self.reformat_at_s).max(0.0);
+        self.reformat_tokens = (self.reformat_tokens + since * REFORMATS_PER_S).min(REFORMAT_BURST);
+        self.reformat_at_s = now_s;
+        if self.reformat_tokens < 1.0 {
+            return false;
+        }
+        self.reformat_tokens -= 1.0;
+        true
+    }
+
+    /// Starts the stream afresh in a new format: a new buffer (every per-stream state with
+    /// it: partial frames, sequence and timestamp mapping, drift estimate) and a new
+    /// generation, so the taps reading it restart too. Allocates; only when a sender changes
+    /// its format, at most [`REFORMAT_BURST`] times at once.
     pub fn reformat(&mut self, rate: u32, channels: usize, mask: u32) {
         crate::log::info(&format!(
             "source '{}' now sends {rate} Hz, {channels} channels",
@@ -92,6 +126,7 @@ impl SourceSlot {
         ));
         self.buffer = SourceBuffer::new(rate, channels, self.capacity_s, self.jitter);
         self.mask = mask;
+        self.generation += 1;
     }
 
     /// Records the format of the latest packet.

@@ -58,6 +58,8 @@ pub struct Tap {
     audible_until: u64,
     /// (router time, output frame sent then) of the latest path read.
     anchor: Option<(f64, u64)>,
+    /// The source buffer generation the reader reads (`None` until the first render).
+    generation: Option<u64>,
 }
 
 impl Tap {
@@ -81,7 +83,23 @@ impl Tap {
             head: 0,
             audible_until: 0,
             anchor: None,
+            generation: None,
             key,
+        }
+    }
+
+    /// Keeps reading the source whose buffer is now of `generation`, `channels` at
+    /// `source_rate`: a buffer rebuilt for a new format (a new generation) restarts the reader,
+    /// since positions in the old buffer mean nothing in the new one.
+    pub fn follow(&mut self, source_rate: u32, channels: usize, generation: u64) {
+        let same_format = (self.source_rate, self.channels) == (source_rate, channels);
+        match self.generation {
+            Some(g) if g == generation && same_format => {}
+            None if same_format => self.generation = Some(generation),
+            _ => {
+                self.rebuild_for_source(source_rate, channels);
+                self.generation = Some(generation);
+            }
         }
     }
 

@@ -8,17 +8,6 @@ use std::net::UdpSocket;
 use std::time::{Duration, Instant};
 use tributary_engine::DesiredState;
 
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-}
-
 #[test]
 fn floods_of_random_bytes_on_every_port_are_dropped_and_counted_while_audio_plays() {
     let _serial = serial();

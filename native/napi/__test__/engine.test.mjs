@@ -143,3 +143,22 @@ test('parseSdp reads what ffmpeg prints and names the bad line', () => {
   ]);
   assert.throws(() => native.parseSdp('v=0\nm=audio x RTP/AVP 96\n'), /SDP line 2/);
 });
+
+test('health() reports the supervisor; check() says what the engine would refuse', (t) => {
+  const engine = new Engine(local);
+  t.after(() => engine.stop());
+  assert.deepEqual(engine.health(), { state: 'running', faults: 0, restarts: 0, quarantined: [] });
+  assert.equal(Engine.check({ sinks: [sinkTo(9)] }), null);
+  const zoned = Engine.check({ sinks: [{ ...sinkTo(9), ip: 'fe80::1%eth0' }] });
+  assert.match(zoned, /sinks\[0\]\.ip: 'fe80::1%eth0' is not an IP address/);
+  const layout = Engine.check({ sinks: [{ ...sinkTo(9), channel_layout: '9.1' }] });
+  assert.match(layout, /sinks\[0\]\.channel_layout/);
+});
+
+test('the published binding cannot make the engine fail on purpose', (t) => {
+  // Fault injection exists only in builds with the cargo feature `fault-injection` (tests).
+  const engine = new Engine(local);
+  t.after(() => engine.stop());
+  assert.equal(engine.injectFault, undefined);
+  assert.equal(Engine.prototype.injectFault, undefined);
+});

@@ -235,14 +235,14 @@ pub struct EngineUnknownSender {
 /// threads. Create it, `apply()` the solver output on every change, `stop()` it on shutdown.
 #[napi]
 pub struct Engine {
-    inner: Option<Core>,
+    pub(crate) inner: Option<Core>,
 }
 
 #[napi]
 impl Engine {
     /// Binds every receiver port and starts the engine's threads. Throws if a port cannot be
     /// bound (the message names it).
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     pub fn new(options: Option<EngineOptions>) -> napi::Result<Self> {
         let opts = core_options(options.unwrap_or_default())?;
         let core =
@@ -255,7 +255,7 @@ impl Engine {
     /// (e.g. `sinks[2].channels: 2 channels do not match channel_layout 5.1 (6 channels)`);
     /// those sinks are left out and everything else plays. Throws (InvalidArg) only when the
     /// state's shape is wrong (a bad address, protocol or layout name), changing nothing.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn apply(&mut self, state: EngineState) -> napi::Result<Vec<String>> {
         let desired = desired_state(state)?;
         let problems = self
@@ -266,7 +266,7 @@ impl Engine {
     }
 
     /// Counters and estimates for every source and sink.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn stats(&mut self) -> napi::Result<EngineStats> {
         let s = self.core()?.stats();
         Ok(EngineStats {
@@ -313,7 +313,7 @@ impl Engine {
     }
 
     /// Senders no source matches, most recently heard first.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn unknown_senders(&mut self) -> napi::Result<Vec<EngineUnknownSender>> {
         Ok(self
             .core()?
@@ -332,7 +332,7 @@ impl Engine {
     }
 
     /// The ports actually bound (useful with port 0).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn ports(&mut self) -> napi::Result<EnginePorts> {
         let p = self.core()?.ports();
         Ok(EnginePorts {
@@ -350,14 +350,14 @@ impl Engine {
 
     /// Stops every thread and closes every socket; the ports are free when it returns.
     /// Calling it again does nothing.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn stop(&mut self) {
         if let Some(mut core) = self.inner.take() {
             core.stop();
         }
     }
 
-    fn core(&mut self) -> napi::Result<&mut Core> {
+    pub(crate) fn core(&mut self) -> napi::Result<&mut Core> {
         self.inner
             .as_mut()
             .ok_or_else(|| Error::new(Status::GenericFailure, "the engine is stopped"))
@@ -435,7 +435,7 @@ fn core_options(o: EngineOptions) -> napi::Result<CoreOptions> {
     Ok(c)
 }
 
-fn desired_state(state: EngineState) -> napi::Result<DesiredState> {
+pub(crate) fn desired_state(state: EngineState) -> napi::Result<DesiredState> {
     let sinks = state
         .sinks
         .into_iter()

@@ -13,3 +13,6 @@ mod format;
 mod mixer;
 // Engine bindings (native/napi/src/engine*.rs) are declared below this line.
 mod engine;
+#[cfg(feature = "fault-injection")]
+mod engine_faults;
+mod engine_health;

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { lookup } from '../../config/model.js';
 import { MediaCommandError, NoMediaHostError } from '../../errors.js';
+import { refuseCrossSite } from '../../http/cross-site.js';
 import { Source, SourceInput, SourcePatch } from '../../schema/source.js';
 import { entityRoutes } from '../entity-routes.js';
 import { errors, nameParams } from '../shared.js';
@@ -37,35 +38,42 @@ const sources: FastifyPluginAsync<SourceRoutesOptions> = async (fastify, options
     }),
   );
   const port = options.mediaCommandPort ?? MEDIA_COMMAND_PORT;
+  // GET as the specification has it (refused from another site's page), and POST.
   for (const command of Object.keys(MEDIA_COMMANDS) as MediaCommand[]) {
-    fastify.get<{ Params: { name: string } }>(
-      `/:name/${command}`,
-      {
+    for (const method of ['GET', 'POST'] as const) {
+      fastify.route<{ Params: { name: string } }>({
+        method,
+        url: `/:name/${command}`,
         schema: {
           tags: ['Sources'],
-          operationId: `${command}Source`,
+          operationId: `${command}Source${method === 'POST' ? 'Post' : ''}`,
           summary: commandSummaries[command],
           description:
             `Sends the single character "${MEDIA_COMMANDS[command]}" by UDP to port 9999 of the ` +
-            "source's vnc_ip, where a command receiver presses the matching media key.",
+            "source's vnc_ip, where a command receiver presses the matching media key. " +
+            (method === 'GET'
+              ? 'Unsafe across sites (any web page could make a browser send it): refused (403) ' +
+                'when the request says it comes from another site. Prefer POST on the same URL.'
+              : 'The same as the GET on this URL, safe from cross-site requests. No body.'),
           params: nameParams('source'),
           response: {
             200: Type.Literal(true, { description: 'The command was sent.' }),
-            ...errors(404, 409, 502),
+            ...errors(...(method === 'GET' ? [403 as const] : []), 404, 409, 502),
           },
         },
-      },
-      async (request) => {
-        const source = lookup(fastify.configStore.config, 'source', request.params.name);
-        if (!source.vnc_ip) throw new NoMediaHostError(source.name);
-        try {
-          await sendMediaCommand(source.vnc_ip, port, command);
-        } catch (err) {
-          throw new MediaCommandError(`${source.vnc_ip}:${port}`, (err as Error).message);
-        }
-        return true;
-      },
-    );
+        ...(method === 'GET' ? { onRequest: refuseCrossSite('POST') } : {}),
+        handler: async (request) => {
+          const source = lookup(fastify.configStore.config, 'source', request.params.name);
+          if (!source.vnc_ip) throw new NoMediaHostError(source.name);
+          try {
+            await sendMediaCommand(source.vnc_ip, port, command);
+          } catch (err) {
+            throw new MediaCommandError(`${source.vnc_ip}:${port}`, (err as Error).message);
+          }
+          return true;
+        },
+      });
+    }
   }
 };
 

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { ConfigMessage } from '../../schema/files.js';
 import { version } from '../../version.js';
-import { documentedWebSocket, errors, feed } from '../shared.js';
+import { errors, feed, upgradeRequired, webSocket } from '../shared.js';
 
 const tags = ['System'];
 
@@ -69,8 +69,14 @@ const system: FastifyPluginAsync = async (fastify) => {
   fastify.get(
     '/ws/config',
     {
-      websocket: true,
-      config: documentedWebSocket,
+      ...webSocket((socket) =>
+        feed(socket, (send) => {
+          const message = (snapshot: ReturnType<typeof store.snapshot>) =>
+            send({ type: 'config', ...snapshot });
+          message(store.snapshot());
+          return store.subscribe(message);
+        }),
+      ),
       schema: {
         tags,
         operationId: 'watchConfig',
@@ -78,22 +84,17 @@ const system: FastifyPluginAsync = async (fastify) => {
         description:
           'Upgrade to a WebSocket. The daemon sends a ConfigMessage (JSON: type "config", ' +
           'revision, config) at once, then again after every change, whether made through the ' +
-          'API or by editing the files. Messages from the client are ignored.',
+          'API or by editing the files. Messages from the client are ignored. A plain GET ' +
+          'answers 426 Upgrade Required.',
         response: {
           101: Type.Ref(ConfigMessage, {
             description: 'Switching protocols; every message is a ConfigMessage.',
           }),
-          ...errors(),
+          ...errors(426),
         },
       },
     },
-    (socket) =>
-      feed(socket, (send) => {
-        const message = (snapshot: ReturnType<typeof store.snapshot>) =>
-          send({ type: 'config', ...snapshot });
-        message(store.snapshot());
-        return store.subscribe(message);
-      }),
+    upgradeRequired,
   );
 };
 

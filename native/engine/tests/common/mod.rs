@@ -112,7 +112,18 @@ pub fn send_scream_tone(to: SocketAddr, seconds: f64, tones: [(f64, f64); 2]) {
 /// channel mask) at the real rate for `seconds`. Frames straddle packets when 1152 bytes is
 /// not a whole number of them, as real Scream senders do.
 pub fn send_scream(to: SocketAddr, seconds: f64, mask: u16, tones: &[(f64, f64)]) {
-    let socket = UdpSocket::bind((LOCAL, 0)).unwrap();
+    send_scream_from(LOCAL, to, seconds, mask, tones);
+}
+
+/// [`send_scream`] from a socket bound to `from` (another loopback address: another sender).
+pub fn send_scream_from(
+    from: IpAddr,
+    to: SocketAddr,
+    seconds: f64,
+    mask: u16,
+    tones: &[(f64, f64)],
+) {
+    let socket = UdpSocket::bind((from, 0)).unwrap();
     let channels = tones.len();
     let format = ScreamFormat {
         sample_rate: 48_000,
@@ -248,4 +259,38 @@ pub fn skip_for_environment(test: &str, reason: &str) {
          is a failure"
     );
     let _ = writeln!(std::io::stderr(), "ENV-SKIP {test}: {reason}");
+}
+
+/// A deterministic pseudo-random sequence (an LCG), for floods that replay the same bytes.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+/// The left channel of what a 16-bit stereo Scream sink sent, packets after `after` only.
+pub fn left_channel(packets: &[(Instant, Vec<u8>)], after: Option<Instant>) -> Vec<f64> {
+    let audio: Vec<u8> = packets
+        .iter()
+        .filter(|(at, _)| after.is_none_or(|t| *at > t))
+        .flat_map(|(_, p)| p[5..].to_vec())
+        .collect();
+    let [left, _] = split_s16(&audio, false);
+    left
+}
+
+/// The part of `samples` from the first to the last sample that is not near silence.
+pub fn sounding(samples: &[f64]) -> &[f64] {
+    let start = samples.iter().position(|s| s.abs() > 0.01);
+    let end = samples.iter().rposition(|s| s.abs() > 0.01);
+    match (start, end) {
+        (Some(s), Some(e)) => &samples[s..e],
+        _ => &[],
+    }
 }

@@ -1,0 +1,48 @@
+// The napi binding built with the cargo feature `fault-injection` (test builds only: the
+// binding `npm run build` makes cannot fail on purpose), for tests of the engine's
+// supervision. Built with cargo on first use (a minute on a fresh machine, then cached by
+// cargo), copied to a temporary .node file and loaded.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Engine } from '@tributary/native';
+
+/** The Engine class with `injectFault(kind, sourceId?, times?)`. */
+export type FaultEngine = typeof Engine & {
+  prototype: Engine & { injectFault(kind: string, sourceId?: string, times?: number): boolean };
+};
+
+let loaded: FaultEngine | null = null;
+
+export function faultInjectingEngine(): FaultEngine {
+  if (loaded) return loaded;
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const output = execFileSync(
+    'cargo',
+    ['build', '-p', 'tributary-napi', '--features', 'fault-injection', '--message-format=json'],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const library = output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map(
+      (line) =>
+        JSON.parse(line) as { reason?: string; target?: { name: string }; filenames?: string[] },
+    )
+    .filter((m) => m.reason === 'compiler-artifact' && m.target?.name === 'tributary_napi')
+    .flatMap((m) => m.filenames ?? [])
+    .find((f) => f.endsWith('.so'));
+  if (!library) throw new Error('cargo built no tributary_napi library');
+  const copy = join(mkdtempSync(join(tmpdir(), 'tributary-faults-')), 'tributary-native.node');
+  copyFileSync(library, copy);
+  loaded = (createRequire(import.meta.url)(copy) as { Engine: FaultEngine }).Engine;
+  return loaded;
+}

@@ -1,0 +1,118 @@
+//! `engine.health()`: the supervisor's view (faults of the engine's threads, restarts,
+//! quarantined sources and sinks), and `Engine.check(state)`: whether the engine would take a
+//! state, without applying it (the daemon asks before saving a change).
+
+use crate::engine::{desired_state, Engine, EngineState};
+use napi_derive::napi;
+use tributary_engine::fault::Culprit;
+use tributary_engine::HealthState;
+
+/// The last fault of one of the engine's threads.
+#[napi(object)]
+pub struct EngineFault {
+    /// `trib-engine` (the audio thread) or `trib-rx-PORT` (a receiver).
+    pub thread: String,
+    /// The panic's message and location.
+    pub reason: String,
+    /// `source` or `sink` when it was charged to one.
+    #[napi(js_name = "culprit_kind")]
+    pub culprit_kind: Option<String>,
+    #[napi(js_name = "culprit_config_id")]
+    pub culprit_config_id: Option<String>,
+    #[napi(js_name = "culprit_name")]
+    pub culprit_name: Option<String>,
+    #[napi(js_name = "ms_ago")]
+    pub ms_ago: f64,
+    /// Fault to rebuilt graph, ms; absent while restarting.
+    #[napi(js_name = "restart_ms")]
+    pub restart_ms: Option<f64>,
+}
+
+/// A source or sink left out because it kept making the engine fail.
+#[napi(object)]
+pub struct EngineQuarantine {
+    /// `source` or `sink`.
+    pub kind: String,
+    #[napi(js_name = "config_id")]
+    pub config_id: String,
+    pub name: String,
+    pub message: String,
+    #[napi(js_name = "ms_left")]
+    pub ms_left: f64,
+}
+
+/// The supervisor's view of the engine.
+#[napi(object)]
+pub struct EngineHealth {
+    /// `running`, `restarting` (a thread failed; the graph is rebuilt shortly) or `failed`
+    /// (faults kept coming; the next configuration starts it again).
+    pub state: String,
+    /// Why it is restarting or failed.
+    pub reason: Option<String>,
+    pub faults: f64,
+    pub restarts: f64,
+    #[napi(js_name = "last_fault")]
+    pub last_fault: Option<EngineFault>,
+    pub quarantined: Vec<EngineQuarantine>,
+}
+
+fn parts(c: &Culprit) -> (&'static str, String, String) {
+    match c {
+        Culprit::Source { id, name } => ("source", id.clone(), name.clone()),
+        Culprit::Sink { id, name } => ("sink", id.clone(), name.clone()),
+    }
+}
+
+#[napi]
+impl Engine {
+    /// Faults, restarts and quarantines (see `EngineHealth`).
+    #[napi(catch_unwind)]
+    pub fn health(&mut self) -> napi::Result<EngineHealth> {
+        let h = self.core()?.health();
+        Ok(EngineHealth {
+            state: match h.state {
+                HealthState::Running => "running",
+                HealthState::Restarting => "restarting",
+                HealthState::Failed => "failed",
+            }
+            .to_owned(),
+            reason: h.reason,
+            faults: h.faults as f64,
+            restarts: h.restarts as f64,
+            last_fault: h.last_fault.map(|f| {
+                let culprit = f.culprit.as_ref().map(parts);
+                EngineFault {
+                    thread: f.thread,
+                    reason: f.reason,
+                    culprit_kind: culprit.as_ref().map(|c| c.0.to_owned()),
+                    culprit_config_id: culprit.as_ref().map(|c| c.1.clone()),
+                    culprit_name: culprit.map(|c| c.2),
+                    ms_ago: f.ms_ago,
+                    restart_ms: f.restart_ms,
+                }
+            }),
+            quarantined: h
+                .quarantined
+                .into_iter()
+                .map(|q| {
+                    let (kind, config_id, name) = parts(&q.culprit);
+                    EngineQuarantine {
+                        kind: kind.to_owned(),
+                        config_id,
+                        name,
+                        message: q.message,
+                        ms_left: q.ms_left,
+                    }
+                })
+                .collect(),
+        })
+    }
+
+    /// Why the engine would refuse `state` (a bad address, protocol or layout name), or null
+    /// when it would take it; nothing is applied. The daemon asks before saving a change, so a
+    /// configuration the engine cannot play is refused instead of saved.
+    #[napi(catch_unwind)]
+    pub fn check(state: EngineState) -> Option<String> {
+        desired_state(state).err().map(|e| e.reason.clone())
+    }
+}
