@@ -21,7 +21,7 @@ const requirements: [string, string][] = [
     'Operating system',
     '64-bit Linux (x86-64 or ARM64), e.g. Debian 12, Ubuntu 24.04, Raspberry Pi OS',
   ],
-  ['Node.js', '20.17 or newer (22 LTS recommended)'],
+  ['Node.js', '20.19 or newer (22 LTS recommended)'],
   ['Build tools', 'git, Rust stable (rustup) and a C compiler (Debian: build-essential)'],
   ['Memory', '2 GB RAM (1 GB runs the server; building it wants 2 GB)'],
   ['Disk', '1 GB free'],
@@ -95,7 +95,7 @@ export default function DownloadsPage() {
       <section className="section" aria-labelledby="quick-install">
         <h2 id="quick-install">Quick install</h2>
         <p>
-          Today the server runs from a clone of the repository. On Linux with Node.js 20.17 or
+          Today the server runs from a clone of the repository. On Linux with Node.js 20.19 or
           newer, Rust and a C compiler (see the <a href="#requirements">requirements</a>):
         </p>
         <HighlightedCode code={fromSource} lang="sh" />
