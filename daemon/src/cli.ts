@@ -44,6 +44,18 @@ Options:
 `;
 }
 
+/** Help for a word that starts several commands: `tributary config --help`. */
+function groupUsage(group: string, members: readonly CommandEntry[]): string {
+  const width = Math.max(...members.map((c) => c.name.length)) + 2;
+  return `Usage: tributary ${group} <command> [options]
+
+Commands:
+${members.map((c) => `  ${c.name.padEnd(width)}${c.summary}`).join('\n')}
+
+Run tributary ${members[0]?.name} --help for a command's own options.
+`;
+}
+
 export async function main(argv: string[], io: CommandIO = processIO): Promise<number> {
   const [first] = argv;
   if (first === '-v' || first === '--version') {
@@ -64,8 +76,13 @@ export async function main(argv: string[], io: CommandIO = processIO): Promise<n
       const words = c.name.split(' ');
       return words.every((w, i) => argv[i] === w);
     });
+  const partial = commands.filter((c) => c.name.startsWith(`${first} `));
+  const second = argv[1];
+  if (!match && partial.length > 0 && (second === '-h' || second === '--help')) {
+    io.out(groupUsage(first, partial));
+    return 0;
+  }
   if (!match) {
-    const partial = commands.filter((c) => c.name.startsWith(`${first} `));
     const hint =
       partial.length > 0 ? `; did you mean ${partial.map((c) => `'${c.name}'`).join(', ')}?` : '';
     io.err(`tributary: unknown command '${argv.slice(0, 2).join(' ')}'${hint}\n\n${usage()}`);

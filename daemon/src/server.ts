@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { app, fastifyOptions } from './app.js';
 import { loadCertificate } from './http/certificate.js';
 import { redirectLocation } from './http/redirect.js';
+import { dropListeningLines, startupSummary } from './http/startup-summary.js';
 import { prettyDestination } from './log-format.js';
 import type { Settings } from './settings.js';
 
@@ -88,6 +89,8 @@ export async function serve({ settings, mediaCommandPort }: ServeOptions): Promi
     https: { cert: certificate.cert, key: certificate.key },
     logger: {
       level: settings.logLevel,
+      // Fastify's own "Server listening at ..." lines repeat what the startup summary says.
+      hooks: { logMethod: dropListeningLines },
       ...(settings.logFormat === 'pretty' || (settings.logFormat === 'auto' && process.stdout.isTTY)
         ? { stream: prettyDestination(process.stdout) }
         : {}),
@@ -147,10 +150,17 @@ export async function serve({ settings, mediaCommandPort }: ServeOptions): Promi
   }
 
   const others = lanAddresses(settings.host).map((a) => `https://${a}:${boundApi}`);
-  log.info(
-    `Tributary API listening at ${apiUrl}${others.length ? ` (also ${others.join(', ')})` : ''}` +
-      `${httpUrl ? `; ${httpUrl} redirects there` : ''}; config ${settings.configPath}`,
-  );
+  const engine = fastify.engine.stats().engine;
+  const summary = startupSummary({
+    apiUrl,
+    otherUrls: others,
+    httpUrl,
+    engine,
+    configPath: settings.configPath,
+    equalizerPath: settings.equalizerPath,
+    tokenSet: settings.apiToken !== undefined,
+  });
+  log.info(summary);
 
   return {
     fastify,

@@ -1,10 +1,20 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { main } from '../src/cli.js';
 import { loadCertificate } from '../src/http/certificate.js';
 import { version } from '../src/version.js';
@@ -23,6 +33,38 @@ test('the tributary program prints its version (a real process: the bin entry wo
   assert.equal(res.stdout.trim(), version);
 });
 
+test('npx tributary runs the built program through the committed launcher', (t) => {
+  const repository = fileURLToPath(new URL('../..', import.meta.url));
+  const launcher = join(repository, 'daemon', 'bin', 'tributary.js');
+  const linked = join(repository, 'node_modules', '.bin', 'tributary');
+  assert.equal(realpathSync(linked), launcher, 'npm install links the launcher, not dist/');
+  if (!existsSync(join(repository, 'daemon', 'dist', 'cli.js'))) {
+    t.skip('env: daemon/dist is not built (npm test builds it first)');
+    return;
+  }
+  const res = spawnSync('npx', ['--no-install', 'tributary', '--version'], {
+    cwd: repository,
+    encoding: 'utf8',
+  });
+  assert.equal(res.status, 0, res.stderr);
+  assert.equal(res.stdout.trim(), version);
+});
+
+test('the launcher says how to build when dist/ is missing', (t) => {
+  const copy = tempDir(t);
+  const bin = join(copy, 'bin');
+  mkdirSync(bin);
+  copyFileSync(
+    fileURLToPath(new URL('../bin/tributary.js', import.meta.url)),
+    join(bin, 'tributary.js'),
+  );
+  const res = spawnSync(process.execPath, [join(bin, 'tributary.js'), '--version'], {
+    encoding: 'utf8',
+  });
+  assert.equal(res.status, 1);
+  assert.match(res.stderr, /not built yet\. Run `npm start`/);
+});
+
 test('tributary --help lists every command and exits 0', async () => {
   const res = await run('--help');
   assert.equal(res.status, 0);
@@ -35,6 +77,16 @@ test('a command prints its own help', async () => {
   const res = await run('serve', '--help');
   assert.equal(res.status, 0);
   assert.match(res.stdout, /CONFIGURATION_RELOAD_TIMEOUT/);
+});
+
+test('a word that starts commands prints their help: tributary config --help', async () => {
+  for (const flag of ['--help', '-h']) {
+    const res = await run('config', flag);
+    assert.equal(res.status, 0);
+    assert.equal(res.stderr, '');
+    assert.match(res.stdout, /Usage: tributary config <command>/);
+    assert.match(res.stdout, /config check\s+Validate/);
+  }
 });
 
 test('an unknown command or option exits 2 with a message on stderr', async () => {
@@ -56,6 +108,20 @@ test('tributary serve: HTTPS with a generated RSA 4096 certificate, HTTP redirec
   const health = await daemon.call('GET', '/api/health');
   assert.equal(health.status, 200);
   assert.deepEqual(health.body, { status: 'ok', version });
+
+  // One startup summary, not Fastify's own "Server listening at" lines before it.
+  const log = daemon.output();
+  assert.doesNotMatch(log, /Server listening at/);
+  assert.equal(log.match(/Tributary \S+ is running/g)?.length, 1);
+  for (const row of [
+    `API: +${daemon.apiUrl}`,
+    `HTTP: +${daemon.httpUrl} redirects to the API`,
+    'Engine: ',
+    `Config: +${join(dir, 'config.yaml')}, ${join(dir, 'equalizers.yaml')}`,
+    'API token: not set',
+  ]) {
+    assert.match(log, new RegExp(row.replace(/[.?()]/g, '\\$&')), row);
+  }
 
   const cert = new X509Certificate(readFileSync(join(dir, 'tributary.crt')));
   assert.ok(cert.checkIP('127.0.0.1'));

@@ -48,11 +48,11 @@ export async function startDaemon(dir: string, env: Record<string, string> = {})
   });
   const urls = await new Promise<{ api: string; http: string | null }>((resolve, reject) => {
     const check = () => {
-      const m =
-        /Tributary API listening at (https:\/\/127\.0\.0\.1:\d+).*?(?:; (http:\/\/127\.0\.0\.1:\d+) redirects there)?;/.exec(
-          text,
-        );
-      if (m) resolve({ api: m[1]!, http: m[2] ?? null });
+      // The startup summary, complete once its last row (the API token) has arrived.
+      if (!/Tributary \S+ is running[\s\S]*?API token:/.test(text)) return;
+      const api = /API:\s+(https:\/\/127\.0\.0\.1:\d+)/.exec(text);
+      const http = /HTTP:\s+(http:\/\/127\.0\.0\.1:\d+) redirects/.exec(text);
+      if (api) resolve({ api: api[1]!, http: http?.[1] ?? null });
     };
     child.stdout!.on('data', check);
     child.once('exit', (code) =>

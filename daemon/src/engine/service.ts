@@ -94,11 +94,7 @@ export class EngineService {
         jitterMinMs: settings.jitterMinMs,
         jitterMaxMs: settings.jitterMaxMs,
       });
-      const p = this.#engine.ports();
-      log.info(
-        `audio engine listening: Scream UDP ${p.scream.join(', ') || '-'}, tagged Scream ` +
-          `${p.tagged ?? '-'}, RTP ${p.rtp.join(', ') || '-'}`,
-      );
+      // Its ports are in the startup summary (server.ts) and in /api/stats.
       this.#health = this.#engine.health();
       this.#watch = setInterval(() => this.#watchHealth(), HEALTH_POLL_MS);
       this.#watch.unref();
