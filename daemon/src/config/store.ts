@@ -31,7 +31,7 @@ import {
   parseConfigText,
   parseEqualizersText,
 } from './documents.js';
-import { type MergeConflict, mergeLists } from './merge.js';
+import { type MergeConflict, mergeLists, mergeSection } from './merge.js';
 import { type Config, emptyConfig, type Kind, LIST_OF, validateConfig } from './model.js';
 
 export interface StoreLogger {
@@ -170,7 +170,13 @@ export class ConfigStore {
       reported: null,
       parse: (text) => parseConfigText(text, options.configPath),
       render: configText,
-      pick: (c) => ({ sinks: c.sinks, sources: c.sources, routes: c.routes }),
+      pick: (c) => ({
+        sinks: c.sinks,
+        sources: c.sources,
+        routes: c.routes,
+        sap: c.sap,
+        mdns: c.mdns,
+      }),
       merge: (base, ours, theirs, conflicts) => ({
         sinks: mergeLists(base.sinks, ours.sinks, theirs.sinks, (e) => e.config_id, conflicts),
         sources: mergeLists(
@@ -181,6 +187,8 @@ export class ConfigStore {
           conflicts,
         ),
         routes: mergeLists(base.routes, ours.routes, theirs.routes, (e) => e.config_id, conflicts),
+        sap: mergeSection('sap', base.sap, ours.sap, theirs.sap, conflicts),
+        mdns: mergeSection('mdns', base.mdns, ours.mdns, theirs.mdns, conflicts),
       }),
       validate: (value) => validateConfig({ ...value, equalizers: [] }),
     };

@@ -18,6 +18,7 @@ import {
   StringEnum,
   Volume,
 } from './common.js';
+import { AutoAdded } from './discovery.js';
 import { entitySchemas } from './entity.js';
 
 export const SINK_PROTOCOLS = ['scream', 'rtp', 'tcp'] as const;
@@ -82,6 +83,7 @@ const fields = {
     description: 'Extra delay in milliseconds used by time synchronisation. Not implemented yet.',
     examples: [0],
   }),
+  auto_added: AutoAdded,
 };
 
 export const SINK_DEFAULTS = {
@@ -100,6 +102,7 @@ export const SINK_DEFAULTS = {
   volume_normalization: false,
   time_sync: false,
   time_sync_delay: 0,
+  auto_added: null,
 } as const;
 
 const example = {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { validateConfig } from '../../src/config/model.js';
+import { discoveryDefaults, validateConfig } from '../../src/config/model.js';
 import { EQ_BAND_KEYS, type Equalizer, FLAT_EQUALIZER } from '../../src/schema/common.js';
 import type { Config } from '../../src/schema/files.js';
 import type { Route } from '../../src/schema/route.js';
@@ -28,6 +28,7 @@ const sink = (name: string, extra: Partial<Sink> = {}): Sink => ({
   volume_normalization: false,
   time_sync: false,
   time_sync_delay: 0,
+  auto_added: null,
   ...extra,
 });
 const source = (name: string, extra: Partial<Source> = {}): Source => ({
@@ -41,6 +42,7 @@ const source = (name: string, extra: Partial<Source> = {}): Source => ({
   vnc_ip: null,
   vnc_port: 5900,
   rtp: null,
+  auto_added: null,
   ...extra,
 });
 const route = (name: string, from: string, to: string, extra: Partial<Route> = {}): Route => ({
@@ -231,6 +233,7 @@ const arbConfig = fc
     const pick = (names: string[], i: number) => names[i % Math.max(names.length, 1)] ?? 'missing';
     const uniq = (xs: string[]) => [...new Set(xs)];
     const c: Config = {
+      ...discoveryDefaults(),
       sinks: [
         ...sinkNames.map((name) => sink(name, lv())),
         ...r.sinkGroups.map((m, i) =>
