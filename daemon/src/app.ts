@@ -2,10 +2,13 @@ import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import discovery from './discovery/plugin.js';
+import type { DiscoverySettings } from './discovery/settings.js';
 import engine, { type EngineSettings } from './engine/index.js';
 import auth from './plugins/auth.js';
 import configStore from './plugins/config-store.js';
 import errorHandler from './plugins/error-handler.js';
+import discoveryRoutes from './routes/discovery/index.js';
 import equalizerRoutes from './routes/equalizers/index.js';
 import routeRoutes from './routes/routes/index.js';
 import sinkRoutes from './routes/sinks/index.js';
@@ -28,6 +31,8 @@ export interface AppOptions {
   readonly mediaCommandPort?: number;
   /** The audio engine's settings (`readEngineSettings()`); absent or null runs without audio. */
   readonly engine?: EngineSettings | null;
+  /** DISCOVERY (`readDiscoverySettings()`); absent or null: SAP and mDNS open no socket. */
+  readonly discovery?: DiscoverySettings | null;
 }
 
 /** Options for the Fastify instance the app is registered on (server.ts and tests). */
@@ -70,7 +75,9 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
   });
 
   await fastify.register(engine, { settings: options.engine ?? null });
+  await fastify.register(discovery, { settings: options.discovery ?? null });
   await fastify.register(systemRoutes);
+  await fastify.register(discoveryRoutes);
   await fastify.register(sinkRoutes, { prefix: '/sinks' });
   await fastify.register(sourceRoutes, {
     prefix: '/sources',

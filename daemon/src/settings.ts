@@ -4,6 +4,7 @@
 import { isIP } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { type DiscoverySettings, readDiscoverySettings } from './discovery/settings.js';
 import { type EngineSettings, readEngineSettings } from './engine/settings.js';
 
 export class SettingsError extends Error {
@@ -37,6 +38,8 @@ export interface Settings {
    * MULTICAST_GROUPS, JITTER_BUFFER, JITTER_MIN_MS, JITTER_MAX_MS. Null when ENGINE=off.
    */
   readonly engine: EngineSettings | null;
+  /** DISCOVERY: SAP and mDNS on (default) or off (no socket opened, whatever the config says). */
+  readonly discovery: DiscoverySettings;
 }
 
 type Env = Record<string, string | undefined>;
@@ -107,5 +110,6 @@ export function readSettings(env: Env = process.env): Settings {
     logLevel,
     logFormat,
     engine,
+    discovery: readDiscoverySettings(env),
   };
 }

@@ -107,7 +107,7 @@ export class EngineService {
   }
 
   /** Everything GET /api/stats and /ws/stats report. */
-  stats(): StatsMessage {
+  stats(): Omit<StatsMessage, 'discovery'> {
     const engine = this.#engine;
     const s = engine?.running ? engine.stats() : null;
     if (s) {

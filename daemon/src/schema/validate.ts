@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import type { TSchema } from '@sinclair/typebox';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { DiscoveredDevice, DiscoveredStream, DiscoveryStatus } from '../discovery/schema.js';
 import { Equalizer } from './common.js';
 import {
   DiscoverySettings,
@@ -44,6 +45,9 @@ export const sharedSchemas: readonly TSchema[] = [
   MdnsSettingsPatch,
   DiscoverySettings,
   DiscoverySettingsPatch,
+  DiscoveredStream,
+  DiscoveredDevice,
+  DiscoveryStatus,
   Config,
   ConfigMessage,
   ConfigFile,

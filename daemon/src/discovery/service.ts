@@ -1,0 +1,445 @@
+// The discovery service: runs the SAP listener and announcer and the mDNS advertiser, browser
+// and settings sync as the configuration's `sap` and `mdns` sections say (restarting a part
+// when its settings change), feeds what they hear to the reconciler, and reports it all.
+import type { ConfigSnapshot, ConfigStore } from '../config/store.js';
+import type { Config } from '../schema/files.js';
+import type { DiscoveryLog } from './log.js';
+import { MdnsAdvertiser } from './mdns-advertiser.js';
+import { MdnsBrowser } from './mdns-browser.js';
+import { MdnsEndpoint } from './mdns-endpoint.js';
+import {
+  applyDevice,
+  applyStream,
+  entryForDevice,
+  Reconciler,
+  removeAutoAdded,
+  sourceForStream,
+} from './reconciler.js';
+import { DiscoveredRegistry, type Heard, type RegistryEvent } from './registry.js';
+import { rtpSinks, SapAnnouncer } from './sap-announcer.js';
+import { SapListener, type SapStream } from './sap-listener.js';
+import type { DiscoveredDevice, DiscoveredStream, DiscoveryStatus } from './schema.js';
+import { SettingsSync } from './settings-sync.js';
+import type { DeviceRecord } from './txt.js';
+
+export interface DiscoveryOptions {
+  /** False: DISCOVERY=off (tests, Docker bridge networking): nothing is opened. */
+  readonly enabled: boolean;
+  /** mDNS UDP port (5353). */
+  readonly mdnsPort?: number;
+  /** Whether the audio engine plays: RTP sinks are only announced then. */
+  readonly enginePlaying?: () => boolean;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The running parts of mDNS, on one endpoint. */
+interface MdnsParts {
+  readonly endpoint: MdnsEndpoint;
+  advertiser: MdnsAdvertiser | null;
+  browser: MdnsBrowser | null;
+  sync: SettingsSync | null;
+  readonly since: number;
+}
+
+export class DiscoveryService {
+  readonly streams = new DiscoveredRegistry<SapStream>();
+  readonly devices = new DiscoveredRegistry<DeviceRecord>();
+  readonly #options: DiscoveryOptions;
+  readonly #store: ConfigStore;
+  readonly #log: DiscoveryLog;
+  readonly #reconciler: Reconciler;
+  #listener: SapListener | null = null;
+  #listenerKey = '';
+  #listenerSince = 0;
+  #autoKey = '';
+  #announcer: SapAnnouncer | null = null;
+  #announcerKey = '';
+  #mdns: MdnsParts | null = null;
+  #mdnsKey = '';
+  #apiPort: number | null = null;
+  #chain: Promise<void> = Promise.resolve();
+  #sweep: NodeJS.Timeout | null = null;
+  #unsubscribe: (() => void)[] = [];
+  #stopped = false;
+
+  constructor(options: DiscoveryOptions, store: ConfigStore, log: DiscoveryLog) {
+    this.#options = options;
+    this.#store = store;
+    this.#log = log;
+    this.#reconciler = new Reconciler(store, log);
+  }
+
+  get enabled(): boolean {
+    return this.#options.enabled;
+  }
+
+  /** Starts what the configuration asks for and follows its changes. */
+  start(): Promise<void> {
+    if (!this.#options.enabled) return Promise.resolve();
+    this.#unsubscribe.push(
+      this.streams.subscribe((e, s, why) => this.#onStream(e, s, why)),
+      this.devices.subscribe((e, d, why) => this.#onDevice(e, d, why)),
+      this.#store.subscribe((snapshot) => void this.#apply(snapshot)),
+    );
+    this.#sweep = setInterval(() => this.#sweepForgotten(), 2000);
+    this.#sweep.unref();
+    return this.#apply(this.#store.snapshot());
+  }
+
+  /** The API's port, once it listens: mDNS advertises it. */
+  setApiPort(port: number): Promise<void> {
+    this.#apiPort = port;
+    this.#mdnsKey = '';
+    return this.#apply(this.#store.snapshot());
+  }
+
+  /** Waits for the running reconfiguration (tests). */
+  settled(): Promise<void> {
+    return this.#chain;
+  }
+
+  #apply(snapshot: ConfigSnapshot): Promise<void> {
+    this.#chain = this.#chain
+      .then(() => this.#reconfigure(snapshot.config))
+      .catch((err: Error) => this.#log.error(`discovery: ${err.stack ?? err.message}`));
+    return this.#chain;
+  }
+
+  async #reconfigure(config: Readonly<Config>): Promise<void> {
+    if (this.#stopped) return;
+    const { sap } = config;
+    const listenerKey = sap.enabled
+      ? JSON.stringify([
+          sap.listener.multicast_groups,
+          sap.listener.port,
+          sap.listener.cleanup_timeout,
+        ])
+      : '';
+    if (listenerKey !== this.#listenerKey) {
+      await this.#listener?.stop();
+      this.#listener = null;
+      this.#listenerKey = listenerKey;
+      if (listenerKey) {
+        const announcer = () => this.#announcer;
+        this.#listener = new SapListener(
+          this.streams,
+          {
+            port: sap.listener.port,
+            groups: sap.listener.multicast_groups,
+            cleanupTimeoutS: sap.listener.cleanup_timeout,
+            isOwn: (source, hash) => announcer()?.isOwn(source, hash) ?? false,
+          },
+          this.#log,
+        );
+        await this.#listener.start();
+        this.#listenerSince = Date.now();
+      } else this.streams.clear('SAP switched off');
+    }
+    // Auto-add switched on, or a group named: what is already heard counts now.
+    const autoKey = JSON.stringify([sap.listener.auto_add_sources, sap.listener.add_to_group]);
+    if (autoKey !== this.#autoKey) {
+      this.#autoKey = autoKey;
+      for (const { item } of this.streams.list()) this.#onStream('changed', item, 'settings');
+    }
+    const a = sap.announcer;
+    const announcerKey =
+      sap.enabled && a.enabled
+        ? JSON.stringify([a.multicast_groups, sap.listener.port, a.interval, a.ttl])
+        : '';
+    if (announcerKey !== this.#announcerKey) {
+      await this.#announcer?.stop();
+      this.#announcer = null;
+      this.#announcerKey = announcerKey;
+      if (announcerKey) {
+        this.#announcer = new SapAnnouncer(
+          {
+            groups: a.multicast_groups,
+            port: sap.listener.port,
+            intervalS: a.interval,
+            ttl: a.ttl,
+          },
+          this.#log,
+        );
+        await this.#announcer.start();
+      }
+    }
+    const playing = this.#options.enginePlaying?.() ?? true;
+    this.#announcer?.update(playing ? rtpSinks(config) : []);
+    await this.#reconfigureMdns(config);
+  }
+
+  async #reconfigureMdns(config: Readonly<Config>): Promise<void> {
+    const m = config.mdns;
+    const on = m.enabled && (m.advertise || m.browse);
+    const key = on ? JSON.stringify([m, this.#apiPort]) : '';
+    if (key !== this.#mdnsKey) {
+      const old = this.#mdns;
+      this.#mdns = null;
+      this.#mdnsKey = key;
+      if (old) {
+        old.advertiser?.stop();
+        old.browser?.stop();
+        old.sync?.stop();
+        await old.endpoint.close();
+      }
+      if (!on) {
+        this.devices.clear('mDNS switched off');
+        return;
+      }
+      const endpoint = await MdnsEndpoint.open(this.#log, { port: this.#options.mdnsPort });
+      const state: MdnsParts = {
+        endpoint,
+        advertiser: null,
+        browser: null,
+        sync: null,
+        since: Date.now(),
+      };
+      this.#mdns = state;
+      if (endpoint.state !== 'running') return;
+      if (m.browse) {
+        state.browser = new MdnsBrowser(
+          endpoint,
+          this.devices,
+          { intervalS: m.browse_interval, cleanupTimeoutS: m.cleanup_timeout },
+          this.#log,
+        );
+        state.browser.start();
+        if (m.settings_sync) {
+          const browser = state.browser;
+          state.sync = new SettingsSync(
+            this.devices,
+            () => this.#store.config,
+            this.#reconciler,
+            (id) => browser.httpPort(id),
+            this.#log,
+          );
+          state.sync.start(m.sync_interval);
+        }
+      }
+      if (m.advertise && this.#apiPort !== null) {
+        state.advertiser = new MdnsAdvertiser(endpoint, this.#log);
+        // Probing takes about a second; the rest of discovery does not wait for it.
+        void state.advertiser
+          .start(m.hostname, this.#apiPort)
+          .then(() => state.advertiser?.update(this.#store.config));
+      }
+    }
+    void this.#mdns?.advertiser?.update(config);
+  }
+
+  #onStream(event: RegistryEvent, stream: SapStream, why: string): void {
+    const config = this.#store.config;
+    const { auto_add_sources: autoAdd, add_to_group: group } = config.sap.listener;
+    if (event === 'added') {
+      const f = stream.stream;
+      this.#log.info(
+        `SAP: heard '${stream.name}' (${f.encoding}/${f.sample_rate}/${f.channels} at ` +
+          `${stream.address}:${stream.port}${stream.unplayable ? `; ${stream.unplayable}` : ''})`,
+      );
+    }
+    if (event === 'removed') {
+      this.#log.info(`SAP: '${stream.name}' is gone (${why})`);
+      void this.#reconciler.run(`stream '${stream.name}' gone`, (draft) =>
+        removeAutoAdded(draft, 'source', 'sap', stream.id),
+      );
+      return;
+    }
+    // Only call the store when something would change.
+    if (applyStream(structuredClone(config) as Config, stream, autoAdd, group) === null) return;
+    void this.#reconciler.run(`stream '${stream.name}'`, (draft) =>
+      applyStream(draft, stream, autoAdd, group),
+    );
+  }
+
+  #onDevice(event: RegistryEvent, device: DeviceRecord, why: string): void {
+    const config = this.#store.config;
+    const m = config.mdns;
+    const group = device.kind === 'sink' ? m.add_sinks_to_group : m.add_sources_to_group;
+    if (event === 'removed') {
+      this.#log.info(`mDNS: ${device.kind} '${device.name}' is gone (${why})`);
+      this.#mdns?.sync?.forget(device.id);
+      void this.#reconciler.run(`device '${device.name}' gone`, (draft) =>
+        removeAutoAdded(draft, device.kind, 'mdns', device.id),
+      );
+      return;
+    }
+    if (device.gone) return;
+    const autoAdd = m.auto_add_devices;
+    if (applyDevice(structuredClone(config) as Config, device, autoAdd, group) === null) return;
+    void this.#reconciler.run(`device '${device.name}'`, (draft) =>
+      applyDevice(draft, device, autoAdd, group),
+    );
+  }
+
+  /**
+   * Auto-added entries saved by an earlier run whose stream or device has not been heard
+   * within cleanup_timeout of listening are removed, as if they had gone while it ran.
+   */
+  #sweepForgotten(): void {
+    const config = this.#store.config;
+    const now = Date.now();
+    const due = (since: number, timeoutS: number) => since > 0 && now - since >= timeoutS * 1000;
+    const stale: { kind: 'sink' | 'source'; via: 'sap' | 'mdns'; key: string }[] = [];
+    if (
+      this.#listener?.state === 'running' &&
+      due(this.#listenerSince, config.sap.listener.cleanup_timeout)
+    ) {
+      for (const s of config.sources) {
+        if (s.auto_added?.via === 'sap' && !this.streams.get(s.auto_added.key)) {
+          stale.push({ kind: 'source', via: 'sap', key: s.auto_added.key });
+        }
+      }
+    }
+    const m = this.#mdns;
+    if (m?.browser && due(m.since, config.mdns.cleanup_timeout)) {
+      for (const e of [...config.sinks, ...config.sources]) {
+        if (e.auto_added?.via === 'mdns' && !this.devices.get(e.auto_added.key)) {
+          const kind = config.sinks.includes(e as never) ? 'sink' : 'source';
+          stale.push({ kind, via: 'mdns', key: e.auto_added.key });
+        }
+      }
+    }
+    for (const { kind, via, key } of stale) {
+      void this.#reconciler.run('forgotten entry', (draft) =>
+        removeAutoAdded(draft, kind, via, key),
+      );
+    }
+  }
+
+  /** The API's view of the streams heard. */
+  streamList(config = this.#store.config): DiscoveredStream[] {
+    return this.streams
+      .list()
+      .map((h) => streamView(h, sourceForStream(config, h.item)?.name ?? null));
+  }
+
+  /** The API's view of the devices found. */
+  deviceList(config = this.#store.config): DiscoveredDevice[] {
+    return this.devices
+      .list()
+      .map((h) => deviceView(h, entryForDevice(config, h.item)?.name ?? null));
+  }
+
+  status(): DiscoveryStatus {
+    const l = this.#listener;
+    const a = this.#announcer;
+    const m = this.#mdns;
+    const config = this.#store.config;
+    return {
+      enabled: this.#options.enabled,
+      sap: {
+        state: l?.state ?? 'off',
+        error: l?.error ?? null,
+        port: l?.port ?? config.sap.listener.port,
+        groups: l
+          ? [...l.groups].map(([group, error]) => ({ group, joined: error === null, error }))
+          : [],
+        ...(l?.counters ?? {
+          packets: 0,
+          announcements: 0,
+          deletions: 0,
+          malformed: 0,
+          unsupported: 0,
+          own: 0,
+        }),
+        last_problem: l?.lastProblem ?? null,
+        streams: this.streamList(config),
+        announcer: {
+          state: a?.state ?? 'off',
+          error: a?.error ?? null,
+          announced: a?.announced ?? 0,
+          ...(a?.counters ?? { sent: 0, deletions: 0, send_errors: 0 }),
+          last_error: a?.lastError ?? null,
+        },
+      },
+      mdns: {
+        state: m?.endpoint.state ?? 'off',
+        error: m?.endpoint.error ?? null,
+        hostname: m?.advertiser?.hostname ?? null,
+        advertised: m?.advertiser?.advertised ?? [],
+        ...(m?.endpoint.counters ?? { packets: 0, malformed: 0, queries_sent: 0 }),
+        devices: this.deviceList(config),
+        sync: {
+          ...(m?.sync?.counters ?? { to_devices: 0, from_devices: 0, errors: 0, last_error: null }),
+        },
+      },
+    };
+  }
+
+  /** Sends SAP deletions and mDNS goodbyes, and closes every socket. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const u of this.#unsubscribe) u();
+    if (this.#sweep) clearInterval(this.#sweep);
+    await this.#chain;
+    await Promise.all([
+      this.#listener?.stop(),
+      this.#announcer?.stop(),
+      (async () => {
+        const m = this.#mdns;
+        if (!m) return;
+        m.advertiser?.stop();
+        m.browser?.stop();
+        m.sync?.stop();
+        await m.endpoint.close();
+      })(),
+    ]);
+  }
+}
+
+function streamView(h: Heard<SapStream>, source: string | null): DiscoveredStream {
+  const s = h.item;
+  return {
+    id: s.id,
+    name: s.name,
+    origin: s.origin,
+    sap_source: s.sap_source,
+    sender: s.sender,
+    address: s.address,
+    port: s.port,
+    encoding: s.stream.encoding,
+    format: s.stream.format,
+    sample_rate: s.stream.sample_rate,
+    channels: s.stream.channels,
+    payload_type: s.stream.payload_type,
+    ptime: s.ptime,
+    direction: s.direction,
+    refclk: s.refclk,
+    mediaclk: s.mediaclk,
+    playable: s.unplayable === null,
+    reason: s.unplayable,
+    announcements: h.count,
+    first_seen: iso(h.firstSeen),
+    last_seen: iso(h.lastSeen),
+    source,
+  };
+}
+
+function deviceView(h: Heard<DeviceRecord>, entry: string | null): DiscoveredDevice {
+  const d = h.item;
+  return {
+    id: d.id,
+    kind: d.kind,
+    name: d.name,
+    service: d.service,
+    host: d.host,
+    ip: d.ip,
+    port: d.port,
+    protocol: d.protocol,
+    bit_depth: d.bit_depth,
+    sample_rate: d.sample_rate,
+    channels: d.channels,
+    channel_layout: d.channel_layout,
+    version: d.version,
+    volume: d.volume,
+    rev: d.rev,
+    txt: d.txt,
+    usable: d.usable,
+    reason: d.reason,
+    gone: d.gone,
+    first_seen: iso(h.firstSeen),
+    last_seen: iso(h.lastSeen),
+    entry,
+  };
+}
