@@ -107,11 +107,8 @@ export class MdnsBrowser {
   }
 
   #seen(service: BrowsedService, kind: 'sink' | 'source'): void {
-    const bytes = txtBytes(service.rawTxt);
-    if (bytes > MAX_TXT_BYTES) {
-      this.#endpoint.dropped(`${service.fqdn}: TXT record of ${bytes} bytes`);
-      return;
-    }
+    // Counted where the packet arrived (#response); the service is ignored.
+    if (txtBytes(service.rawTxt) > MAX_TXT_BYTES) return;
     this.#known.set(lower(service.fqdn), { service, kind });
     this.#record(service, kind);
   }
@@ -145,6 +142,14 @@ export class MdnsBrowser {
     const hostsChanged = new Set<string>();
     for (const r of records) {
       const name = lower(r.name);
+      if (
+        r.type === 'TXT' &&
+        Array.isArray(r.data) &&
+        txtBytes(r.data as Buffer[]) > MAX_TXT_BYTES
+      ) {
+        this.#endpoint.dropped(`${r.name}: TXT record of ${txtBytes(r.data as Buffer[])} bytes`);
+        continue;
+      }
       if (r.type === 'A' && typeof r.data === 'string') {
         const list = this.#hosts.get(name) ?? [];
         const next =

@@ -3,17 +3,21 @@
 // recognised after a restart; one that moves keeps its entry with the new address; one that
 // disappears takes its auto-added entry with it. Entries made by hand are updated, never
 // removed. Every change goes through the configuration store (validated, saved, published).
-import { addEntity, deleteEntity, type Entries, listOf, referrers } from '../config/model.js';
+import {
+  addEntity,
+  deleteEntity,
+  type Entries,
+  type InputOf,
+  listOf,
+  referrers,
+} from '../config/model.js';
 import type { ConfigStore } from '../config/store.js';
+import { invalidRequest } from '../errors.js';
 import type { AutoAdded } from '../schema/discovery.js';
 import type { Config } from '../schema/files.js';
-import type { Sink, SinkInput } from '../schema/sink.js';
-import {
-  DEFAULT_RTP_PORT,
-  type RtpSettings,
-  type Source,
-  type SourceInput,
-} from '../schema/source.js';
+import { type Sink, SinkInput } from '../schema/sink.js';
+import { DEFAULT_RTP_PORT, type RtpSettings, type Source, SourceInput } from '../schema/source.js';
+import { check } from '../schema/validate.js';
 import type { DiscoveryLog } from './log.js';
 import type { SapStream } from './sap-listener.js';
 
@@ -138,11 +142,7 @@ export function applyStream(
     draft.sources.map((s) => s.name),
     'SAP stream',
   );
-  addEntity(draft, 'source', {
-    name,
-    rtp: rtpOf(stream),
-    auto_added: { via: 'sap', key: stream.id },
-  } as SourceInput);
+  addStreamSource(draft, stream, name, { via: 'sap', key: stream.id });
   joinGroup(draft, 'source', group, name);
   return `added source '${name}' for the announced stream`;
 }
@@ -179,6 +179,16 @@ export function applyDevice(
   return `added ${device.kind} '${name}' for the device found`;
 }
 
+/** Adds a source playing `stream` under `name` (following its announcements: rtp.sap on). */
+export function addStreamSource(
+  draft: Config,
+  stream: SapStream,
+  name: string,
+  auto_added: AutoAdded,
+): Source {
+  return addEntity(draft, 'source', validated('source', { name, rtp: rtpOf(stream), auto_added }));
+}
+
 /** Adds the sink or source of a device under `name`, with its format, address and volume. */
 export function addDevice(
   draft: Config,
@@ -194,17 +204,21 @@ export function addDevice(
     ...(device.volume !== null ? { volume: device.volume } : {}),
   };
   if (device.kind === 'sink') {
-    return addEntity(draft, 'sink', {
-      ...common,
-      port: device.port,
-      protocol: device.protocol ?? 'scream',
-      ...(device.bit_depth ? { bit_depth: device.bit_depth as Sink['bit_depth'] } : {}),
-      ...(device.sample_rate ? { sample_rate: device.sample_rate as Sink['sample_rate'] } : {}),
-      ...(device.channels ? { channels: device.channels } : {}),
-      ...(device.channel_layout
-        ? { channel_layout: device.channel_layout as Sink['channel_layout'] }
-        : {}),
-    } satisfies SinkInput);
+    return addEntity(
+      draft,
+      'sink',
+      validated('sink', {
+        ...common,
+        port: device.port,
+        protocol: device.protocol ?? 'scream',
+        ...(device.bit_depth ? { bit_depth: device.bit_depth as Sink['bit_depth'] } : {}),
+        ...(device.sample_rate ? { sample_rate: device.sample_rate as Sink['sample_rate'] } : {}),
+        ...(device.channels ? { channels: device.channels } : {}),
+        ...(device.channel_layout
+          ? { channel_layout: device.channel_layout as Sink['channel_layout'] }
+          : {}),
+      }),
+    );
   }
   const rtp: RtpSettings | null =
     device.protocol === 'rtp'
@@ -219,7 +233,15 @@ export function addDevice(
           sap: false,
         }
       : null;
-  return addEntity(draft, 'source', { ...common, rtp } satisfies SourceInput);
+  return addEntity(draft, 'source', validated('source', { ...common, rtp }));
+}
+
+/** A new entry's fields checked against its schema, defaults filled in (as the API does). */
+function validated<K extends 'sink' | 'source'>(kind: K, input: InputOf[K]): InputOf[K] {
+  const copy = structuredClone(input);
+  const problems = check(kind === 'sink' ? SinkInput : SourceInput, copy);
+  if (problems.length > 0) throw invalidRequest(problems);
+  return copy;
 }
 
 /** Runs reconciliation steps through the store, one after another, logging what changed. */

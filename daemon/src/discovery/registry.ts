@@ -20,6 +20,9 @@ export class DiscoveredRegistry<T extends { readonly id: string }> {
   readonly #items = new Map<string, Heard<T>>();
   readonly #listeners = new Set<RegistryListener<T>>();
   #removed = 0;
+  #failures = 0;
+  /** Told when a listener throws (the registry goes on). */
+  onListenerError: ((err: Error) => void) | null = null;
 
   /** Calls `listener` on every addition, change and removal. Returns an unsubscribe function. */
   subscribe(listener: RegistryListener<T>): () => void {
@@ -107,6 +110,14 @@ export class DiscoveredRegistry<T extends { readonly id: string }> {
   }
 
   #emit(event: RegistryEvent, item: T, why: string): void {
-    for (const listener of this.#listeners) listener(event, item, why);
+    for (const listener of this.#listeners) {
+      try {
+        listener(event, item, why);
+      } catch (err) {
+        // A listener's fault is its own: the registry (and the packet that got here) go on.
+        this.#failures += 1;
+        this.onListenerError?.(err as Error);
+      }
+    }
   }
 }

@@ -68,6 +68,9 @@ export class DiscoveryService {
     this.#store = store;
     this.#log = log;
     this.#reconciler = new Reconciler(store, log);
+    const fault = (err: Error) => log.error(`discovery: ${err.stack ?? err.message}`);
+    this.streams.onListenerError = fault;
+    this.devices.onListenerError = fault;
   }
 
   get enabled(): boolean {

@@ -2,8 +2,7 @@
 // config.yaml), and adding a discovered stream or device by hand.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { addEntity } from '../../config/model.js';
-import { addDevice, freeName, rtpOf } from '../../discovery/reconciler.js';
+import { addDevice, addStreamSource, freeName } from '../../discovery/reconciler.js';
 import { DiscoveryStatus } from '../../discovery/schema.js';
 import { NotAddableError, NotFoundError } from '../../errors.js';
 import {
@@ -122,18 +121,11 @@ const discoveryRoutes: FastifyPluginAsync = async (fastify) => {
       if (stream.unplayable) throw new NotAddableError(`'${stream.name}'`, stream.unplayable);
       const playing = discovery.streamList().find((s) => s.id === stream.id)?.source;
       if (playing) throw new NotAddableError(`'${stream.name}'`, `source '${playing}' plays it`);
-      const source = await store.change((draft) =>
-        addEntity(draft, 'source', {
-          name:
-            request.body.name ??
-            freeName(
-              stream.name,
-              draft.sources.map((s) => s.name),
-              'SAP stream',
-            ),
-          rtp: rtpOf(stream),
-        }),
-      );
+      const source = await store.change((draft) => {
+        const taken = draft.sources.map((s) => s.name);
+        const name = request.body.name ?? freeName(stream.name, taken, 'SAP stream');
+        return addStreamSource(draft, stream, name, null);
+      });
       return reply.code(201).send(source);
     },
   );
