@@ -49,7 +49,7 @@ export function describeSink(
     destination: sink.ip!,
     ttl,
     port: sink.port!,
-    payload_type: sink.bit_depth === 24 ? 97 : 96,
+    payload_type: sink.payload_type ?? (sink.bit_depth === 24 ? 97 : 96),
     encoding: sink.bit_depth === 24 ? 'L24' : 'L16',
     sample_rate: sink.sample_rate,
     channels: sink.channels,

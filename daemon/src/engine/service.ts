@@ -27,6 +27,7 @@ export function toEngineState(out: SolverOutput): EngineState {
       channels: s.channels,
       channel_layout: s.channel_layout,
       volume_normalization: s.volume_normalization,
+      payload_type: s.payload_type,
       paths: s.paths.map((p) => ({
         source: p.source,
         source_config_id: p.source_config_id,

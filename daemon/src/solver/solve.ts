@@ -105,6 +105,7 @@ export function solve(config: Pick<Config, 'sinks' | 'sources' | 'routes'>): Sol
       channels: sink.channels,
       channel_layout: sink.channel_layout,
       volume_normalization: sink.volume_normalization,
+      payload_type: sink.payload_type,
       paths,
     });
   }

@@ -28,6 +28,7 @@ const sink = (name: string, extra: Partial<Sink> = {}): Sink => ({
   volume_normalization: false,
   time_sync: false,
   time_sync_delay: 0,
+  payload_type: null,
   auto_added: null,
   ...extra,
 });
@@ -172,6 +173,7 @@ describe('solver', () => {
             bit_depth: 24,
             channels: 6,
             channel_layout: '5.1',
+            payload_type: 98,
           }),
         ],
         [source('S', { tag: 'tag1', rtp })],
@@ -192,6 +194,7 @@ describe('solver', () => {
         channels: 6,
         channel_layout: '5.1',
         volume_normalization: false,
+        payload_type: 98,
         paths: undefined,
       },
     );
