@@ -181,7 +181,11 @@ const isMulticast = (ip: string) => {
   return first >= 224 && first <= 239;
 };
 
-/** The SDP of an announcement: rtpmap, ptime, recvonly, and the clock (RFC 7273) it keeps. */
+/**
+ * The SDP of an announcement: rtpmap, ptime, recvonly, and the clock (RFC 7273) it keeps. Lines
+ * end in LF, as PulseAudio and PipeWire write them: RFC 8866 asks parsers to accept that, and
+ * PulseAudio's module-rtp-recv refuses CRLF ("invalid header").
+ */
 export function announcementSdp(a: Announcement): string {
   const v6 = isIP(a.destination) === 6;
   const originV6 = isIP(a.origin) === 6;
@@ -224,5 +228,5 @@ export function announcementSdp(a: Announcement): string {
         mediaClk: { mediaClockName: 'sender' },
       },
     ],
-  } as unknown as SessionDescription);
+  } as unknown as SessionDescription).replaceAll('\r\n', '\n');
 }
