@@ -87,7 +87,7 @@ export class MdnsBrowser {
       this.#endpoint.counters.queries_sent += this.#browsers.length;
     }, this.#options.intervalS * 1000);
     const timeoutMs = this.#options.cleanupTimeoutS * 1000;
-    const expire = setInterval(() => this.#registry.expire(timeoutMs), Math.min(1000, timeoutMs));
+    const expire = setInterval(() => this.#registry.expire(timeoutMs), Math.min(250, timeoutMs));
     this.#timers = [query, expire];
     for (const t of this.#timers) t.unref();
   }

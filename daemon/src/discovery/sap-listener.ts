@@ -110,7 +110,7 @@ export class SapListener {
     this.#rejoin = setInterval(() => this.#join(), 10_000);
     this.#rejoin.unref();
     const timeoutMs = this.#options.cleanupTimeoutS * 1000;
-    this.#expiry = setInterval(() => this.#registry.expire(timeoutMs), Math.min(1000, timeoutMs));
+    this.#expiry = setInterval(() => this.#registry.expire(timeoutMs), Math.min(250, timeoutMs));
     this.#expiry.unref();
   }
 
