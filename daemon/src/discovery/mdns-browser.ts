@@ -29,6 +29,8 @@ interface Known {
 }
 
 const lower = (s: unknown) => String(s ?? '').toLowerCase();
+/** Devices tracked at most (a network of ESP32s has tens; a flood of names is cut here). */
+const MAX_SERVICES = 512;
 
 export class MdnsBrowser {
   readonly #endpoint: MdnsEndpoint;
@@ -63,7 +65,7 @@ export class MdnsBrowser {
     for (const kind of ['sink', 'source'] as const) {
       const { type, protocol } = DEVICE_TYPES[kind];
       const browser = bonjour.find({ type, protocol });
-      const seen = (service: Service) => this.#seen(service, kind);
+      const seen = (service: Service) => this.#seen(service, kind, browser);
       browser.on('up', seen);
       browser.on('txt-update', seen);
       browser.on('srv-update', seen);
@@ -106,9 +108,17 @@ export class MdnsBrowser {
     return this.#httpPorts.get(id.toLowerCase()) ?? null;
   }
 
-  #seen(service: BrowsedService, kind: 'sink' | 'source'): void {
-    // Counted where the packet arrived (#response); the service is ignored.
-    if (txtBytes(service.rawTxt) > MAX_TXT_BYTES) return;
+  #seen(service: BrowsedService, kind: 'sink' | 'source', browser: Browser): void {
+    // An oversized TXT was counted where the packet arrived (#response). It and services past
+    // the limit are dropped from the library's cache too, so a flood of names cannot grow it.
+    const tooMany = !this.#known.has(lower(service.fqdn)) && this.#known.size >= MAX_SERVICES;
+    if (txtBytes(service.rawTxt) > MAX_TXT_BYTES || tooMany) {
+      if (tooMany) this.#endpoint.dropped(`${service.fqdn}: more than ${MAX_SERVICES} services`);
+      (browser as unknown as { removeService(fqdn: string): void }).removeService(
+        service.fqdn ?? '',
+      );
+      return;
+    }
     this.#known.set(lower(service.fqdn), { service, kind });
     this.#record(service, kind);
   }

@@ -2,6 +2,7 @@
 // advertiser and the browser share. It never takes the daemon down: bind errors (EADDRINUSE,
 // EACCES) are reported, undecodable packets counted, and a packet that makes a listener throw
 // (bad records) is dropped and counted instead of escaping as an uncaught exception.
+import { createSocket } from 'node:dgram';
 import { Bonjour } from 'bonjour-service';
 import type { DiscoveryLog } from './log.js';
 import { RateLimitedLog } from './log.js';
@@ -44,7 +45,12 @@ export class MdnsEndpoint {
   private constructor(log: DiscoveryLog, options: MdnsEndpointOptions) {
     this.#log = log;
     this.#drops = new RateLimitedLog((m) => log.warn(m));
-    this.bonjour = new Bonjour({ port: options.port ?? 5353 } as never, (err: Error) =>
+    // Our own socket (multicast-dns binds it), so every datagram is counted, decodable or not.
+    const socket = createSocket({ type: 'udp4', reuseAddr: true });
+    socket.on('message', () => {
+      this.counters.packets += 1;
+    });
+    this.bonjour = new Bonjour({ port: options.port ?? 5353, socket } as never, (err: Error) =>
       this.#fault(err),
     );
     this.mdns = (this.bonjour as unknown as { server: { mdns: MulticastDns } }).server.mdns;
@@ -53,9 +59,6 @@ export class MdnsEndpoint {
       // multicast-dns warns about undecodable packets (no code) and interface trouble (a code).
       if (err.code) this.#log.debug(`mDNS: ${err.message}`);
       else this.#malformed(`undecodable packet: ${err.message}`);
-    });
-    this.mdns.on('packet', () => {
-      this.counters.packets += 1;
     });
     // A listener throwing on a hostile packet would escape through the socket's 'message'
     // handler and end the process: catch it here, drop the packet, count it.
