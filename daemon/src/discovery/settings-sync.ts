@@ -6,9 +6,11 @@
 // that changed wins; when both changed, Tributary wins (as for hand edits of config.yaml).
 // bit_depth, channels and channel_layout only flow from the device (what it can play).
 import { bandsOf, updateEntity } from '../config/model.js';
+import { invalidRequest } from '../errors.js';
 import type { Config } from '../schema/files.js';
-import type { Sink } from '../schema/sink.js';
-import type { Source } from '../schema/source.js';
+import { type Sink, SinkPatch } from '../schema/sink.js';
+import { type Source, SourcePatch } from '../schema/source.js';
+import { check } from '../schema/validate.js';
 import type { DiscoveryLog } from './log.js';
 import { RateLimitedLog } from './log.js';
 import type { Reconciler } from './reconciler.js';
@@ -152,6 +154,9 @@ export class SettingsSync {
         const preset = draft.equalizers.find((p) => p.name === pull.eq_preset);
         if (preset) patch.equalizer = bandsOf(preset);
       }
+      // A device's values are checked like an API request: nothing saved that would not load.
+      const problems = check(kind === 'sink' ? SinkPatch : SourcePatch, patch);
+      if (problems.length > 0) throw invalidRequest(problems);
       updateEntity(draft, kind, entry.name, patch as never);
       return `${kind} '${entry.name}' took ${Object.keys(pull).join(', ')} from the device`;
     });

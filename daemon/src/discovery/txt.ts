@@ -78,6 +78,8 @@ export function deviceFromService(
     (a) => a !== undefined && isIP(a) !== 0,
   );
   if (!ip) problems.push('no address (TXT ip or A record)');
+  const port = service.port ?? 0;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) problems.push(`port ${port}`);
   const protocol = txt.type === 'scream' || txt.type === 'rtp' ? txt.type : null;
   if (txt.type !== undefined && protocol === null) problems.push(`TXT type '${txt.type}'`);
   const checked = <T>(key: string, value: T | null, ok: (v: T) => boolean): T | null => {
@@ -110,7 +112,7 @@ export function deviceFromService(
     service: service.fqdn ?? name,
     host: service.host ?? '',
     ip: ip ?? null,
-    port: service.port ?? 0,
+    port,
     protocol,
     bit_depth,
     sample_rate,
