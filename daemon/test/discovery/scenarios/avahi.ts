@@ -24,7 +24,7 @@ export interface BrowsedEntry {
 }
 
 /** avahi-browse -p escapes names: "\032" is a space, "\040" a "(". */
-const unescape = (s: string) =>
+const unescapeName = (s: string) =>
   s.replace(/\\(\d{3})/g, (_, d: string) => String.fromCharCode(Number(d)));
 
 export async function startAvahi(lab: Lab): Promise<Avahi> {
@@ -113,7 +113,7 @@ export async function startAvahi(lab: Lab): Promise<Avahi> {
             txt[k!] = v.join('=');
           }
           return {
-            name: unescape(f[3]!),
+            name: unescapeName(f[3]!),
             type: f[4]!,
             host: f[6]!,
             address: f[7]!,
