@@ -46,7 +46,7 @@ export class MdnsEndpoint {
     this.#log = log;
     this.#drops = new RateLimitedLog((m) => log.warn(m));
     // Our own socket (multicast-dns binds it), so every datagram is counted, decodable or not.
-    const socket = createSocket({ type: 'udp4', reuseAddr: true });
+    const socket = createSocket({ type: 'udp4', reuseAddr: true, recvBufferSize: 1 << 20 });
     socket.on('message', () => {
       this.counters.packets += 1;
     });

@@ -80,7 +80,8 @@ export class SapListener {
 
   /** Binds and joins; on failure the state is 'failed' with the reason (nothing is thrown). */
   async start(): Promise<void> {
-    const socket = createSocket({ type: 'udp4', reuseAddr: true });
+    // A large receive buffer rides out bursts (a flood is read and counted, not lost unseen).
+    const socket = createSocket({ type: 'udp4', reuseAddr: true, recvBufferSize: 1 << 20 });
     this.#socket = socket;
     socket.on('message', (msg, rinfo) => this.handle(msg, rinfo));
     try {

@@ -100,11 +100,26 @@ function mdnsPacket(i: number): Buffer {
   }
 }
 
-async function flood(socket: Socket, port: number, group: string, make: (i: number) => Buffer) {
-  for (let i = 0; i < COUNT; i++) {
-    await new Promise<void>((resolve) => socket.send(make(i), port, group, () => resolve()));
-    // About 10,000 packets a second: a flood, without overrunning the receive buffer.
-    if (i % 50 === 49) await sleep(5);
+/**
+ * Sends COUNT packets in bursts of 500 at full speed; before each burst, waits (up to 500 ms)
+ * for the daemon to have read the previous ones, so the kernel's receive buffer does not
+ * overflow and every packet is one the daemon had to handle.
+ */
+async function flood(
+  socket: Socket,
+  port: number,
+  group: string,
+  make: (i: number) => Buffer,
+  received: () => Promise<number>,
+) {
+  const start = await received();
+  for (let i = 0; i < COUNT; ) {
+    const end = Math.min(COUNT, i + 500);
+    for (; i < end; i++) {
+      await new Promise<void>((resolve) => socket.send(make(i), port, group, () => resolve()));
+    }
+    const deadline = performance.now() + 500;
+    while ((await received()) - start < i - 20 && performance.now() < deadline) await sleep(5);
   }
 }
 
@@ -143,8 +158,9 @@ export default () =>
     let flooding = true;
     const started = performance.now();
     const measuring = latency(() => flooding);
-    await flood(tx, 9875, '224.2.127.254', sapPacket);
-    await flood(tx, 5353, '224.0.0.251', mdnsPacket);
+    const status = () => get<DiscoveryStatus>(daemon, '/api/discovery');
+    await flood(tx, 9875, '224.2.127.254', sapPacket, async () => (await status()).sap.packets);
+    await flood(tx, 5353, '224.0.0.251', mdnsPacket, async () => (await status()).mdns.packets);
     const floodMs = performance.now() - started;
     flooding = false;
     const during = await measuring;
@@ -155,7 +171,7 @@ export default () =>
     const sapDropped =
       after.sap.malformed - before.sap.malformed + (after.sap.unsupported - before.sap.unsupported);
     assert.equal(sapDropped, sapReceived, 'every SAP packet received was dropped and counted');
-    assert.ok(sapReceived >= COUNT * 0.95, `${sapReceived} of ${COUNT} SAP packets arrived`);
+    assert.ok(sapReceived >= COUNT * 0.98, `${sapReceived} of ${COUNT} SAP packets arrived`);
     assert.equal(after.sap.streams.length, 0);
     const mdnsReceived = after.mdns.packets - before.mdns.packets;
     const mdnsDropped = after.mdns.malformed - before.mdns.malformed;
@@ -164,7 +180,7 @@ export default () =>
       mdnsReceived - mdnsDropped <= 100,
       `${mdnsReceived} received, ${mdnsDropped} dropped`,
     );
-    assert.ok(mdnsDropped >= COUNT * 0.9, `${mdnsDropped} of ${COUNT} mDNS packets counted`);
+    assert.ok(mdnsDropped >= COUNT * 0.98, `${mdnsDropped} of ${COUNT} mDNS packets counted`);
     assert.deepEqual(after.mdns.devices, [], 'no device from the flood');
 
     // Still listening: a good announcement is heard at once.
