@@ -7,19 +7,13 @@ import type { DiscoveryLog } from './log.js';
 import { MdnsAdvertiser } from './mdns-advertiser.js';
 import { MdnsBrowser } from './mdns-browser.js';
 import { MdnsEndpoint } from './mdns-endpoint.js';
-import {
-  applyDevice,
-  applyStream,
-  entryForDevice,
-  Reconciler,
-  removeAutoAdded,
-  sourceForStream,
-} from './reconciler.js';
-import { DiscoveredRegistry, type Heard, type RegistryEvent } from './registry.js';
+import { applyDevice, applyStream, Reconciler, removeAutoAdded } from './reconciler.js';
+import { DiscoveredRegistry, type RegistryEvent } from './registry.js';
 import { rtpSinks, SapAnnouncer } from './sap-announcer.js';
 import { SapListener, type SapStream } from './sap-listener.js';
-import type { DiscoveredDevice, DiscoveredStream, DiscoveryStatus } from './schema.js';
+import type { DiscoveredStream, DiscoveryStatus } from './schema.js';
 import { SettingsSync } from './settings-sync.js';
+import { discoveryStatus, streamList } from './status.js';
 import type { DeviceRecord } from './txt.js';
 
 export interface DiscoveryOptions {
@@ -31,7 +25,8 @@ export interface DiscoveryOptions {
   readonly enginePlaying?: () => boolean;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+/** How often a socket that could not start is tried again. */
+const RETRY_MS = 10_000;
 
 /** The running parts of mDNS, on one endpoint. */
 interface MdnsParts {
@@ -85,7 +80,10 @@ export class DiscoveryService {
       this.devices.subscribe((e, d, why) => this.#onDevice(e, d, why)),
       this.#store.subscribe((snapshot) => void this.#apply(snapshot)),
     );
-    this.#sweep = setInterval(() => this.#sweepForgotten(), 2000);
+    this.#sweep = setInterval(() => {
+      this.#retryFailed();
+      this.#sweepForgotten();
+    }, 2000);
     this.#sweep.unref();
     return this.#apply(this.#store.snapshot());
   }
@@ -276,6 +274,24 @@ export class DiscoveryService {
   }
 
   /**
+   * A listener or mDNS socket that could not start (its port taken by another program) is tried
+   * again every RETRY_MS, so discovery comes back by itself once the port is free.
+   */
+  #retryFailed(): void {
+    const now = Date.now();
+    let retry = false;
+    if (this.#listener?.state === 'failed' && now - this.#listenerSince >= RETRY_MS) {
+      this.#listenerKey = 'retry';
+      retry = true;
+    }
+    if (this.#mdns?.endpoint.state === 'failed' && now - this.#mdns.since >= RETRY_MS) {
+      this.#mdnsKey = 'retry';
+      retry = true;
+    }
+    if (retry) void this.#apply(this.#store.snapshot());
+  }
+
+  /**
    * Auto-added entries saved by an earlier run whose stream or device has not been heard
    * within cleanup_timeout of listening are removed, as if they had gone while it ran.
    */
@@ -312,62 +328,20 @@ export class DiscoveryService {
 
   /** The API's view of the streams heard. */
   streamList(config = this.#store.config): DiscoveredStream[] {
-    return this.streams
-      .list()
-      .map((h) => streamView(h, sourceForStream(config, h.item)?.name ?? null));
-  }
-
-  /** The API's view of the devices found. */
-  deviceList(config = this.#store.config): DiscoveredDevice[] {
-    return this.devices
-      .list()
-      .map((h) => deviceView(h, entryForDevice(config, h.item)?.name ?? null));
+    return streamList(this.streams, config);
   }
 
   status(): DiscoveryStatus {
-    const l = this.#listener;
-    const a = this.#announcer;
     const m = this.#mdns;
-    const config = this.#store.config;
-    return {
+    return discoveryStatus({
       enabled: this.#options.enabled,
-      sap: {
-        state: l?.state ?? 'off',
-        error: l?.error ?? null,
-        port: l?.port ?? config.sap.listener.port,
-        groups: l
-          ? [...l.groups].map(([group, error]) => ({ group, joined: error === null, error }))
-          : [],
-        ...(l?.counters ?? {
-          packets: 0,
-          announcements: 0,
-          deletions: 0,
-          malformed: 0,
-          unsupported: 0,
-          own: 0,
-        }),
-        last_problem: l?.lastProblem ?? null,
-        streams: this.streamList(config),
-        announcer: {
-          state: a?.state ?? 'off',
-          error: a?.error ?? null,
-          announced: a?.announced ?? 0,
-          ...(a?.counters ?? { sent: 0, deletions: 0, send_errors: 0 }),
-          last_error: a?.lastError ?? null,
-        },
-      },
-      mdns: {
-        state: m?.endpoint.state ?? 'off',
-        error: m?.endpoint.error ?? null,
-        hostname: m?.advertiser?.hostname ?? null,
-        advertised: m?.advertiser?.advertised ?? [],
-        ...(m?.endpoint.counters ?? { packets: 0, malformed: 0, queries_sent: 0 }),
-        devices: this.deviceList(config),
-        sync: {
-          ...(m?.sync?.counters ?? { to_devices: 0, from_devices: 0, errors: 0, last_error: null }),
-        },
-      },
-    };
+      config: this.#store.config,
+      streams: this.streams,
+      devices: this.devices,
+      listener: this.#listener,
+      announcer: this.#announcer,
+      mdns: m && { endpoint: m.endpoint, advertiser: m.advertiser, sync: m.sync },
+    });
   }
 
   /** Sends SAP deletions and mDNS goodbyes, and closes every socket. */
@@ -389,60 +363,4 @@ export class DiscoveryService {
       })(),
     ]);
   }
-}
-
-function streamView(h: Heard<SapStream>, source: string | null): DiscoveredStream {
-  const s = h.item;
-  return {
-    id: s.id,
-    name: s.name,
-    origin: s.origin,
-    sap_source: s.sap_source,
-    sender: s.sender,
-    address: s.address,
-    port: s.port,
-    encoding: s.stream.encoding,
-    format: s.stream.format,
-    sample_rate: s.stream.sample_rate,
-    channels: s.stream.channels,
-    payload_type: s.stream.payload_type,
-    ptime: s.ptime,
-    direction: s.direction,
-    refclk: s.refclk,
-    mediaclk: s.mediaclk,
-    playable: s.unplayable === null,
-    reason: s.unplayable,
-    announcements: h.count,
-    first_seen: iso(h.firstSeen),
-    last_seen: iso(h.lastSeen),
-    source,
-  };
-}
-
-function deviceView(h: Heard<DeviceRecord>, entry: string | null): DiscoveredDevice {
-  const d = h.item;
-  return {
-    id: d.id,
-    kind: d.kind,
-    name: d.name,
-    service: d.service,
-    host: d.host,
-    ip: d.ip,
-    port: d.port,
-    protocol: d.protocol,
-    bit_depth: d.bit_depth,
-    sample_rate: d.sample_rate,
-    channels: d.channels,
-    channel_layout: d.channel_layout,
-    version: d.version,
-    volume: d.volume,
-    rev: d.rev,
-    txt: d.txt,
-    usable: d.usable,
-    reason: d.reason,
-    gone: d.gone,
-    first_seen: iso(h.firstSeen),
-    last_seen: iso(h.lastSeen),
-    entry,
-  };
 }

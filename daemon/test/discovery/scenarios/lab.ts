@@ -27,9 +27,17 @@ export class Lab {
   }
 
   /** `tributary serve` with discovery and the engine on, over `configYaml`. */
-  async daemon(configYaml: string, env: Record<string, string> = {}): Promise<Daemon> {
+  async daemon(
+    configYaml: string,
+    env: Record<string, string> = {},
+  ): Promise<Daemon & { dir: string }> {
     const dir = this.dir();
     writeFileSync(join(dir, 'config.yaml'), configYaml);
+    return this.daemonIn(dir, env);
+  }
+
+  /** The same over the configuration already in `dir` (a restart). */
+  async daemonIn(dir: string, env: Record<string, string> = {}): Promise<Daemon & { dir: string }> {
     const daemon = await startDaemon(dir, {
       DISCOVERY: 'on',
       ENGINE: 'on',
@@ -41,7 +49,7 @@ export class Lab {
       ...env,
     });
     this.#cleanups.push(() => daemon.stop('SIGKILL'));
-    return daemon;
+    return Object.assign(daemon, { dir });
   }
 
   /** Starts a peer program; it is killed at the end if still running. */

@@ -47,6 +47,13 @@ interface Device {
 export default () =>
   withLab(async (lab) => {
     const avahi = await startAvahi(lab);
+    // Another host has tributary.local: probing finds it and the server takes tributary-2.local.
+    const squatter = avahi.publish(['-a', '-R', 'tributary.local', '10.77.0.50']);
+    await waitFor(
+      'the other tributary.local',
+      () => /Established/.test(squatter.output()) || undefined,
+      10_000,
+    );
     const daemon = await lab.daemon(config, { ENGINE: 'off' });
     const sinks = () => get<Sink[]>(daemon, '/sinks');
     const device = async () => (await sinks()).find((s) => s.config_id === DEVICE_ID);
@@ -64,7 +71,7 @@ export default () =>
     const kitchen = (await sinks()).find((s) => s.name === 'Kitchen')!;
     const server = entries.find((e) => e.name === 'Tributary')!;
     assert.ok(server, JSON.stringify(entries));
-    assert.equal(server.host, 'tributary.local');
+    assert.equal(server.host, 'tributary-2.local');
     assert.equal(server.txt.api, '/api');
     assert.match(server.address, /^10\.77\.0\.[12]$/, 'the A record of tributary.local');
     const sinkTxt = entries.find((e) => e.name === 'Kitchen (sink)')!.txt;

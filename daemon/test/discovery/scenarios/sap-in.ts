@@ -167,11 +167,36 @@ export default () =>
     assert.equal(moved.config_id, first.config_id, 'the same source follows the stream');
     assert.equal(moved.rtp?.port, 5012);
     assert.equal((await discovered()).length, 1);
+    // Auto-added entries are marked in config.yaml: after a restart, one whose stream is not
+    // heard again within cleanup_timeout goes; until then it stays.
+    assert.equal(await daemon.stop('SIGTERM'), 0);
+    const restarted = await lab.daemonIn(daemon.dir);
+    const [kept] = (await get<Source[]>(restarted, '/sources')).filter(
+      (s) => s.auto_added?.via === 'sap',
+    );
+    assert.equal(kept?.config_id, first.config_id, 'still there after the restart');
+    t0 = performance.now();
+    await waitFor(
+      'the unheard source to go after the restart',
+      async () =>
+        (await get<Source[]>(restarted, '/sources')).some((s) => s.auto_added) ? undefined : true,
+      (CLEANUP_S + 5) * 1000,
+    );
+    const removeAfterRestartMs = performance.now() - t0;
+    assert.ok(removeAfterRestartMs > (CLEANUP_S - 3) * 1000, `${removeAfterRestartMs} ms`);
+
     // A deletion carrying only the o= line (RFC 2974 allows it).
-    await announce('delete', 'o=studio 3906185631 2 IN IP4 10.77.0.10\r\n', '10.77.0.10');
+    await announce('announce', sdp(3, '10.77.0.10', '239.255.10.2', 5012), '10.77.0.10');
+    await waitFor(
+      'the stream again',
+      async () => (await get<Source[]>(restarted, '/sources')).find((s) => s.auto_added),
+      5000,
+    );
+    await announce('delete', 'o=studio 3906185631 3 IN IP4 10.77.0.10\r\n', '10.77.0.10');
     await waitFor(
       'the deletion by origin',
-      async () => ((await discovered()).length === 0 ? true : undefined),
+      async () =>
+        (await get<Source[]>(restarted, '/sources')).some((s) => s.auto_added) ? undefined : true,
       5000,
     );
 
@@ -180,6 +205,7 @@ export default () =>
       playing_ms: Math.round(playMs),
       remove_by_deletion_ms: Math.round(removeByDeletionMs),
       remove_by_timeout_ms: Math.round(removeByTimeoutMs),
+      remove_after_restart_ms: Math.round(removeAfterRestartMs),
       cleanup_timeout_s: CLEANUP_S,
     };
   });
