@@ -25,12 +25,10 @@ const SETUP = [
   'ip link set lo up',
   'ip link set lo multicast on',
   'ip route add 224.0.0.0/4 dev lo',
-  // A second interface (veth pair) gives mDNS a non-loopback address to publish in A records.
-  'ip link add tr0 type veth peer name tr1',
-  'ip addr add 10.77.0.1/24 dev tr0',
-  'ip addr add 10.77.0.2/24 dev tr1',
-  'ip link set tr0 up',
-  'ip link set tr1 up',
+  // A second interface (a veth pair) gives mDNS a non-loopback address to publish in A records;
+  // only the mDNS scenario needs it (and says so if the kernel has no veth).
+  '{ ip link add tr0 type veth peer name tr1 && ip addr add 10.77.0.1/24 dev tr0 && ' +
+    'ip addr add 10.77.0.2/24 dev tr1 && ip link set tr0 up && ip link set tr1 up || true; }',
 ].join(' && ');
 
 export interface ScenarioRun<R> {

@@ -49,7 +49,15 @@ export class Lab {
       ...env,
     });
     this.#cleanups.push(() => daemon.stop('SIGKILL'));
-    return Object.assign(daemon, { dir });
+    // A kept-alive connection the server closes (idle) just as a request reuses it fails with
+    // ECONNRESET; every request the scenarios make is idempotent, so it is made again.
+    const call = daemon.call.bind(daemon);
+    const retried: Daemon['call'] = (method, path, body) =>
+      call(method, path, body).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ECONNRESET') throw err;
+        return call(method, path, body);
+      });
+    return Object.assign(daemon, { dir, call: retried });
   }
 
   /** Starts a peer program; it is killed at the end if still running. */

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
+import { networkInterfaces } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startAvahi } from './avahi.js';
 import { get, waitFor, withLab } from './lab.js';
@@ -46,6 +47,7 @@ interface Device {
 
 export default () =>
   withLab(async (lab) => {
+    assert.ok(networkInterfaces().tr0, 'the namespace needs its veth pair (kernel module veth)');
     const avahi = await startAvahi(lab);
     // Another host has tributary.local: probing finds it and the server takes tributary-2.local.
     const squatter = avahi.publish(['-a', '-R', 'tributary.local', '10.77.0.50']);
