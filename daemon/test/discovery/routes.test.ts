@@ -206,3 +206,20 @@ describe('sap and mdns in config.yaml', () => {
     );
   });
 });
+
+test('a hand edit of the sap section merges with an API change of the mdns section', async (t) => {
+  const app = await build(t);
+  const file = join(app.dir, 'config.yaml');
+  const opened = readFileSync(file, 'utf8'); // the editor opens the file
+  const put = await app.inject({
+    method: 'PUT',
+    url: '/api/discovery/settings',
+    payload: { mdns: { hostname: 'studio' } },
+  });
+  assert.equal(put.statusCode, 200);
+  writeFileSync(file, opened.replace('port: 9875', 'port: 19875')); // and saves its own change
+  await app.configStore.reload();
+  const settings = (await app.inject('/api/discovery/settings')).json();
+  assert.equal(settings.sap.listener.port, 19875, 'the hand edit');
+  assert.equal(settings.mdns.hostname, 'studio', 'the API change');
+});
