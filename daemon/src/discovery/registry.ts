@@ -104,9 +104,12 @@ export class DiscoveredRegistry<T extends { readonly id: string }> {
     return this.#removed;
   }
 
-  /** Forgets everything, telling listeners (discovery switched off). */
-  clear(why: string): void {
-    for (const id of [...this.#items.keys()]) this.remove(id, why);
+  /**
+   * Forgets everything without telling listeners (discovery switched off): what was added stays
+   * configured, and goes only if it is not heard within the timeout once discovery is back.
+   */
+  clear(): void {
+    this.#items.clear();
   }
 
   #emit(event: RegistryEvent, item: T, why: string): void {

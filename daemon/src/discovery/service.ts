@@ -135,7 +135,7 @@ export class DiscoveryService {
         );
         await this.#listener.start();
         this.#listenerSince = Date.now();
-      } else this.streams.clear('SAP switched off');
+      } else this.streams.clear();
     }
     // Auto-add switched on, or a group named: what is already heard counts now.
     const autoKey = JSON.stringify([sap.listener.auto_add_sources, sap.listener.add_to_group]);
@@ -185,7 +185,7 @@ export class DiscoveryService {
         await old.endpoint.close();
       }
       if (!on) {
-        this.devices.clear('mDNS switched off');
+        this.devices.clear();
         return;
       }
       const endpoint = await MdnsEndpoint.open(this.#log, { port: this.#options.mdnsPort });
