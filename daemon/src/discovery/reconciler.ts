@@ -162,9 +162,21 @@ export function applyDevice(
       changes.push(`ip ${existing.ip} -> ${device.ip}`);
       existing.ip = device.ip;
     }
-    if (device.kind === 'sink' && (existing as Sink).port !== device.port) {
-      changes.push(`port ${(existing as Sink).port} -> ${device.port}`);
-      (existing as Sink).port = device.port;
+    if (device.kind === 'sink') {
+      const sink = existing as Sink;
+      // What the receiver plays is its own to say: port and format follow its TXT record.
+      const format = {
+        port: device.port,
+        bit_depth: device.bit_depth,
+        channels: device.channels,
+        channel_layout: device.channel_layout,
+      } as const;
+      for (const [key, value] of Object.entries(format)) {
+        const field = key as keyof typeof format;
+        if (value === null || sink[field] === value) continue;
+        changes.push(`${field} ${sink[field]} -> ${value}`);
+        (sink as Record<string, unknown>)[field] = value;
+      }
     }
     return changes.length ? `${device.kind} '${existing.name}': ${changes.join(', ')}` : null;
   }

@@ -136,6 +136,11 @@ describe('auto-add reconciler', () => {
     );
     assert.equal(c.sinks.length, 1);
     assert.equal(applyDevice(c, { ...device, ip: '10.0.0.22', port: 4011 }, true, null), null);
+    const surround = { ...device, ip: '10.0.0.22', port: 4011, channels: 6, channel_layout: '5.1' };
+    assert.match(
+      applyDevice(c, surround, true, null) ?? '',
+      /channels 2 -> 6, channel_layout stereo -> 5\.1/,
+    );
     applyDevice(
       c,
       { ...device, id: '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e60', kind: 'source', protocol: 'rtp' },
