@@ -46,7 +46,7 @@ export const suites = [
     args: ['test', '-w', 'native/napi'],
     format: 'node-test',
   },
-  { name: 'daemon', min: 540, cmd: 'npm', args: ['test', '-w', 'daemon'], format: 'node-test' },
+  { name: 'daemon', min: 570, cmd: 'npm', args: ['test', '-w', 'daemon'], format: 'node-test' },
   { name: 'site: unit', min: 170, cmd: 'npm', args: ['test', '-w', 'site'], format: 'jest' },
   // The real esptool-js against the simulated ESP32-S3 (ROM + stub loader protocol), in Node;
   // the simulator against esptool sessions recorded with real ESP32-S3 boards.

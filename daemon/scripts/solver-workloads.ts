@@ -31,6 +31,8 @@ function sink(name: string, members: string[] = [], volume = 1): Sink {
     volume_normalization: false,
     time_sync: false,
     time_sync_delay: 0,
+    payload_type: null,
+    auto_added: null,
     equalizer: flat(),
   };
 }
@@ -48,6 +50,7 @@ function source(name: string, members: string[] = [], volume = 1): Source {
     delay: 0,
     vnc_ip: null,
     vnc_port: 5900,
+    auto_added: null,
     rtp: null,
     equalizer: flat(),
   };

@@ -2,12 +2,15 @@ import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import discovery from './discovery/plugin.js';
+import type { DiscoverySettings } from './discovery/settings.js';
 import engine, { type EngineClass, type EngineSettings } from './engine/index.js';
 import { frameworkErrors, MAX_PARAM_LENGTH } from './http/error-body.js';
 import { useBoundedJson } from './http/json-body.js';
 import auth from './plugins/auth.js';
 import configStore from './plugins/config-store.js';
 import errorHandler from './plugins/error-handler.js';
+import discoveryRoutes from './routes/discovery/index.js';
 import equalizerRoutes from './routes/equalizers/index.js';
 import routeRoutes from './routes/routes/index.js';
 import sinkRoutes from './routes/sinks/index.js';
@@ -32,6 +35,8 @@ export interface AppOptions {
   readonly engine?: EngineSettings | null;
   /** Tests only: the engine class (one built with fault injection); never set by `serve`. */
   readonly engineBinding?: EngineClass;
+  /** DISCOVERY (`readDiscoverySettings()`); absent or null: SAP and mDNS open no socket. */
+  readonly discovery?: DiscoverySettings | null;
 }
 
 /** Options for the Fastify instance the app is registered on (server.ts and tests). */
@@ -79,7 +84,9 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
     settings: options.engine ?? null,
     ...(options.engineBinding ? { binding: options.engineBinding } : {}),
   });
+  await fastify.register(discovery, { settings: options.discovery ?? null });
   await fastify.register(systemRoutes);
+  await fastify.register(discoveryRoutes);
   await fastify.register(sinkRoutes, { prefix: '/sinks' });
   await fastify.register(sourceRoutes, {
     prefix: '/sources',

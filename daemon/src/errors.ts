@@ -90,6 +90,13 @@ export const MediaCommandError = createError<
   [string, string]
 >('TRIBUTARY_MEDIA_COMMAND_FAILED', 'Could not send the media command to %s: %s', 502);
 
+/** 409: a discovered stream or device cannot be added. Args: what, why. */
+export const NotAddableError = createError<'TRIBUTARY_NOT_ADDABLE', 409, [string, string]>(
+  'TRIBUTARY_NOT_ADDABLE',
+  'Cannot add %s: %s',
+  409,
+);
+
 /** 401: API_TOKEN is set and the request did not carry it. */
 export const UnauthorizedError = createError<'TRIBUTARY_UNAUTHORIZED', 401, []>(
   'TRIBUTARY_UNAUTHORIZED',

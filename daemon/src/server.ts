@@ -111,6 +111,8 @@ export async function serve({ settings, mediaCommandPort }: ServeOptions): Promi
       apiToken: settings.apiToken,
       // The audio engine (ENGINE, SCREAM_PORTS, RTP_PORTS, ...; null: ENGINE=off, no audio).
       engine: settings.engine,
+      // SAP and mDNS (DISCOVERY=off opens no socket).
+      discovery: settings.discovery,
       ...(mediaCommandPort === undefined ? {} : { mediaCommandPort }),
     });
     await fastify.ready();

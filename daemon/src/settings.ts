@@ -3,6 +3,7 @@
 // `tributary serve` the same way before it starts anything.
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { type DiscoverySettings, readDiscoverySettings } from './discovery/settings.js';
 import { type EngineSettings, readEngineSettings } from './engine/settings.js';
 import { isAddress } from './schema/address.js';
 
@@ -37,6 +38,8 @@ export interface Settings {
    * MULTICAST_GROUPS, JITTER_BUFFER, JITTER_MIN_MS, JITTER_MAX_MS. Null when ENGINE=off.
    */
   readonly engine: EngineSettings | null;
+  /** DISCOVERY: SAP and mDNS on (default) or off (no socket opened, whatever the config says). */
+  readonly discovery: DiscoverySettings;
 }
 
 type Env = Record<string, string | undefined>;
@@ -107,5 +110,6 @@ export function readSettings(env: Env = process.env): Settings {
     logLevel,
     logFormat,
     engine,
+    discovery: readDiscoverySettings(env),
   };
 }

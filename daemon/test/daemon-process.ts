@@ -35,6 +35,8 @@ export async function startDaemon(dir: string, env: Record<string, string> = {})
       // Daemons in tests never bind the engine's well-known UDP ports; tests that want audio
       // pass ENGINE=on with ports 0.
       ENGINE: 'off',
+      // Nor multicast on the machine's network: discovery tests run in their own namespace.
+      DISCOVERY: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

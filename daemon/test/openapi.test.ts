@@ -21,7 +21,15 @@ test('the document covers every route with tags, request schemas and error respo
   const doc = JSON.parse(committed);
   assert.equal(doc.openapi, '3.1.0');
   const tags = doc.tags.map((t: { name: string }) => t.name);
-  assert.deepEqual(tags, ['Sinks', 'Sources', 'Routes', 'Equalizers', 'Streaming', 'System']);
+  assert.deepEqual(tags, [
+    'Sinks',
+    'Sources',
+    'Routes',
+    'Equalizers',
+    'Streaming',
+    'Discovery',
+    'System',
+  ]);
   const expected = [
     'get /sinks',
     'post /sinks',
@@ -53,6 +61,11 @@ test('the document covers every route with tags, request schemas and error respo
     'put /sources/{name}/delay/{delay}',
     'put /routes/{name}/disable',
     'post /sources/{name}/play',
+    'get /api/discovery',
+    'get /api/discovery/settings',
+    'put /api/discovery/settings',
+    'post /api/discovery/streams/{id}/add',
+    'post /api/discovery/devices/{id}/add',
   ];
   for (const op of expected) {
     const [method, path] = op.split(' ') as [string, string];

@@ -282,6 +282,8 @@ export interface EngineSink {
   /** mono, stereo, quad, surround, 3.1, 4.0, 5.1, 5.1(side), 7.1. */
   channel_layout: string
   volume_normalization: boolean
+  /** RTP payload type sent (0-127); absent or null: 96 for L16, 97 for L24. */
+  payload_type?: number | null
   paths: Array<EnginePath>
 }
 

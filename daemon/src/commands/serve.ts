@@ -25,6 +25,8 @@ Environment:
   LOG_LEVEL                     fatal, error, warn, info (default), debug, trace, silent
   LOG_FORMAT                    auto (default: readable lines on a terminal, else JSON lines),
                                 json, or pretty
+  DISCOVERY                     on (default): SAP and mDNS as config.yaml's sap and mdns
+                                sections say; off opens no discovery socket (Docker bridge mode)
 
 Audio engine (ports are comma-separated lists; off for none):
   ENGINE                        on (default), or off to run the API without audio

@@ -17,7 +17,7 @@ import {
   parseConfigText,
   parseEqualizersText,
 } from './documents.js';
-import { type MergeConflict, mergeLists } from './merge.js';
+import { type MergeConflict, mergeLists, mergeSection } from './merge.js';
 import { type Config, emptyConfig, type Kind, LIST_OF, validateConfig } from './model.js';
 import { damage, damageMessage, keepLastGood, lastGoodPath, readLastGood } from './shrink-guard.js';
 
@@ -77,7 +77,7 @@ export function adoptIds(base: ConfigPart, theirs: Parsed<ConfigPart>): void {
   }
 }
 
-/** config.yaml: sinks, sources and routes, merged by config_id. */
+/** config.yaml: sinks, sources and routes, merged by config_id; the sap and mdns sections. */
 export function configDocument(path: string): Doc<ConfigPart> {
   return {
     path: path,
@@ -89,7 +89,13 @@ export function configDocument(path: string): Doc<ConfigPart> {
     reported: null,
     parse: (text) => parseConfigText(text, path),
     render: configText,
-    pick: (c) => ({ sinks: c.sinks, sources: c.sources, routes: c.routes }),
+    pick: (c) => ({
+      sinks: c.sinks,
+      sources: c.sources,
+      routes: c.routes,
+      sap: c.sap,
+      mdns: c.mdns,
+    }),
     merge: (base, ours, theirs, conflicts) => ({
       sinks: mergeLists(base.sinks, ours.sinks, theirs.sinks, (e) => e.config_id, conflicts),
       sources: mergeLists(
@@ -100,6 +106,8 @@ export function configDocument(path: string): Doc<ConfigPart> {
         conflicts,
       ),
       routes: mergeLists(base.routes, ours.routes, theirs.routes, (e) => e.config_id, conflicts),
+      sap: mergeSection('sap', base.sap, ours.sap, theirs.sap, conflicts),
+      mdns: mergeSection('mdns', base.mdns, ours.mdns, theirs.mdns, conflicts),
     }),
     validate: (value) => validateConfig({ ...value, equalizers: [] }),
     adopt: adoptIds,

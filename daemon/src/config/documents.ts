@@ -23,7 +23,7 @@ export class ConfigFileError extends Error {
   }
 }
 
-export type ConfigPart = Pick<Config, 'sinks' | 'sources' | 'routes'>;
+export type ConfigPart = Pick<Config, 'sinks' | 'sources' | 'routes' | 'sap' | 'mdns'>;
 export type EqualizersPart = Pick<Config, 'equalizers'>;
 
 export interface Parsed<T> {
@@ -68,6 +68,9 @@ export function parseConfigText(text: string, file: string): Parsed<ConfigPart> 
     sinks: raw.sinks.map((s) => withId(s, complete('sink', s))),
     sources: raw.sources.map((s) => withId(s, complete('source', s))),
     routes: raw.routes.map((r) => withId(r, complete('route', r))),
+    // Validation filled in every default, so the input forms are complete here.
+    sap: raw.sap as Config['sap'],
+    mdns: raw.mdns as Config['mdns'],
   };
   const semantic = validateConfig({ ...value, equalizers: [] });
   if (semantic.length > 0) throw new ConfigFileError(file, semantic);
@@ -137,7 +140,7 @@ function render(comment: string, value: unknown): string {
 
 export function configText(config: ConfigPart, revision = 0): string {
   return render(
-    ' Tributary configuration: sinks, sources and routes.\n' +
+    ' Tributary configuration: sinks, sources, routes and discovery (sap, mdns).\n' +
       ' Saved by the daemon on every change. Hand edits are picked up a few seconds after the file\n' +
       ' is saved; a file that fails validation is reported in the log and not overwritten.\n' +
       ' Leave `revision` as it is: it lets your edit be merged with API changes made meanwhile.\n' +
@@ -150,6 +153,8 @@ export function configText(config: ConfigPart, revision = 0): string {
         rtp: e.rtp && ordered(e.rtp, RTP_ORDER),
       })),
       routes: config.routes.map((e) => ordered(e, ROUTE_ORDER)),
+      sap: config.sap,
+      mdns: config.mdns,
     },
   );
 }

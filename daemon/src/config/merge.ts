@@ -85,3 +85,17 @@ export function mergeLists<T extends object>(
   }
   return out;
 }
+
+/** Merges a settings section (sap, mdns) field by field, like one entry of a list. */
+export function mergeSection<T extends object>(
+  key: string,
+  base: T,
+  ours: T,
+  theirs: T,
+  conflicts: MergeConflict[] = [],
+): T {
+  const fields: string[] = [];
+  const out = mergeValue(base, ours, theirs, '', fields) as T;
+  for (const field of fields) conflicts.push({ key, field });
+  return out;
+}

@@ -17,6 +17,7 @@ import {
   FLAT_EQUALIZER,
   LAYOUT_CHANNELS,
 } from '../schema/common.js';
+import { MDNS_DEFAULTS, SAP_DEFAULTS } from '../schema/discovery.js';
 import type { EqualizerPreset } from '../schema/equalizer-preset.js';
 import type { Config } from '../schema/files.js';
 import type { Problem } from '../schema/problem.js';
@@ -44,13 +45,24 @@ export interface PatchOf {
   route: RoutePatch;
 }
 
+/** The entries of a configuration, without its settings sections. */
+export type Entries = Omit<Config, 'sap' | 'mdns'>;
+
 export const LIST_OF = { sink: 'sinks', source: 'sources', route: 'routes' } as const;
 
 export function emptyConfig(): Config {
-  return { sinks: [], sources: [], routes: [], equalizers: [] };
+  return { sinks: [], sources: [], routes: [], equalizers: [], ...discoveryDefaults() };
 }
 
-export function listOf<K extends Kind>(config: Config, kind: K): EntityOf[K][] {
+/** The sap and mdns sections with every field at its default. */
+export function discoveryDefaults(): Pick<Config, 'sap' | 'mdns'> {
+  return structuredClone({ sap: SAP_DEFAULTS, mdns: MDNS_DEFAULTS }) as Pick<
+    Config,
+    'sap' | 'mdns'
+  >;
+}
+
+export function listOf<K extends Kind>(config: Entries, kind: K): EntityOf[K][] {
   return config[LIST_OF[kind]] as EntityOf[K][];
 }
 
@@ -239,7 +251,7 @@ export function bandsOf(preset: EqualizerPreset): Equalizer {
  * config_ids, group members and route ends that exist, group_members only on groups, no group
  * cycles. Returns every problem with its path (`sinks[2].group_members[0]`).
  */
-export function validateConfig(config: Config): Problem[] {
+export function validateConfig(config: Entries): Problem[] {
   const problems: Problem[] = [];
   const ids = new Map<string, string>();
   for (const kind of ['sink', 'source', 'route'] as const) {
@@ -298,7 +310,7 @@ function unique(
 }
 
 /** What the engine can play: channels matching the layout, RTP at 16 or 24 bits. */
-function checkSinkFormats(config: Config, problems: Problem[]): void {
+function checkSinkFormats(config: Entries, problems: Problem[]): void {
   config.sinks.forEach((s, i) => {
     if (s.is_group) return;
     const expected = LAYOUT_CHANNELS[s.channel_layout];
@@ -325,7 +337,7 @@ function checkSinkFormats(config: Config, problems: Problem[]): void {
   });
 }
 
-function checkGroups(config: Config, kind: 'sink' | 'source', problems: Problem[]): void {
+function checkGroups(config: Entries, kind: 'sink' | 'source', problems: Problem[]): void {
   const list = LIST_OF[kind];
   const entries = listOf(config, kind) as (Sink | Source)[];
   const byName = new Map(entries.map((e) => [e.name, e]));

@@ -9,6 +9,8 @@ export const STATS_INTERVAL_MS = 1000;
 /** GET /api/stats and /ws/stats: the engine's counters for every source and sink. */
 const statsRoutes: FastifyPluginAsync = async (fastify) => {
   const engine = fastify.engine;
+  // The discovery service registers after the engine; looked up when a message is made.
+  const stats = () => ({ ...engine.stats(), discovery: fastify.discovery.status() });
 
   fastify.get(
     '/api/stats',
@@ -20,11 +22,12 @@ const statsRoutes: FastifyPluginAsync = async (fastify) => {
         description:
           'Per source: packets, bytes, lost, late, reordered, malformed, jitter, buffer level, ' +
           'clock drift and detected format. Per sink: packets, underruns, queue. The engine: ' +
-          'state, CPU, ports, and senders no source matches.',
+          'state, CPU, ports, and senders no source matches. Discovery: SAP and mDNS state, ' +
+          'counters and what they found (as GET /api/discovery).',
         response: { 200: StatsMessage, ...errors() },
       },
     },
-    async () => engine.stats(),
+    async () => stats(),
   );
 
   fastify.get(
@@ -32,8 +35,8 @@ const statsRoutes: FastifyPluginAsync = async (fastify) => {
     {
       ...webSocket((socket) =>
         feed(socket, (send) => {
-          send(engine.stats());
-          const timer = setInterval(() => send(engine.stats()), STATS_INTERVAL_MS);
+          send(stats());
+          const timer = setInterval(() => send(stats()), STATS_INTERVAL_MS);
           return () => clearInterval(timer);
         }),
       ),

@@ -1,5 +1,6 @@
 // The statistics the engine reports: GET /api/stats and every message of /ws/stats.
 import { type Static, Type } from '@sinclair/typebox';
+import { DiscoveryStatus } from '../discovery/schema.js';
 
 const count = (description: string) => Type.Number({ minimum: 0, description });
 
@@ -165,6 +166,7 @@ export const StatsMessage = Type.Object(
     unknown_senders: Type.Array(UnknownSender, {
       description: 'Senders heard that no source matches, most recent first (add them as sources).',
     }),
+    discovery: Type.Ref(DiscoveryStatus),
   },
   { title: 'StatsMessage', additionalProperties: false },
 );

@@ -28,6 +28,7 @@ export function toEngineState(out: SolverOutput): EngineState {
       channels: s.channels,
       channel_layout: s.channel_layout,
       volume_normalization: s.volume_normalization,
+      payload_type: s.payload_type,
       paths: s.paths.map((p) => ({
         source: p.source,
         source_config_id: p.source_config_id,
@@ -156,7 +157,7 @@ export class EngineService {
   }
 
   /** Everything GET /api/stats and /ws/stats report. */
-  stats(): StatsMessage {
+  stats(): Omit<StatsMessage, 'discovery'> {
     const engine = this.#engine;
     const s = engine?.running ? engine.stats() : null;
     if (s) {

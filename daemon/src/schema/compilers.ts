@@ -2,6 +2,7 @@
 // whole process: every route schema is compiled once, however many apps are built (tests build
 // hundreds), and the same error schema on fifty routes is compiled once.
 
+import { isIP } from 'node:net';
 import fastJsonStringify from 'fast-json-stringify';
 import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import { ajv, coercingAjv, sharedSchemas } from './validate.js';
@@ -74,9 +75,11 @@ export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema 
   const key = JSON.stringify(schema);
   let serialize = serializers.get(key);
   if (!serialize) {
-    serialize = fastJsonStringify(schema as never, { schema: external as never }) as (
-      data: unknown,
-    ) => string;
+    serialize = fastJsonStringify(schema as never, {
+      schema: external as never,
+      // Its own ajv picks the branch of a union response; it needs our one custom format.
+      ajv: { formats: { ip: (s: string) => isIP(s) !== 0 } },
+    }) as (data: unknown) => string;
     serializers.set(key, serialize);
   }
   return serialize;

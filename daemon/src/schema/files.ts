@@ -1,5 +1,13 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { named } from './common.js';
+import {
+  MDNS_DEFAULTS,
+  MdnsSettings,
+  MdnsSettingsInput,
+  SAP_DEFAULTS,
+  SapSettings,
+  SapSettingsInput,
+} from './discovery.js';
 import { EqualizerPreset, EqualizerPresetInput } from './equalizer-preset.js';
 import { Route, RouteInput } from './route.js';
 import { Sink, SinkInput } from './sink.js';
@@ -26,6 +34,8 @@ export const ConfigFile = Type.Object(
       description: 'Sources and source groups.',
     }),
     routes: Type.Array(Type.Ref(RouteInput), { default: [], description: 'Routes.' }),
+    sap: Type.Optional(Type.Ref(SapSettingsInput, { default: SAP_DEFAULTS })),
+    mdns: Type.Optional(Type.Ref(MdnsSettingsInput, { default: MDNS_DEFAULTS })),
   },
   named('ConfigFile', {
     description: 'The contents of config.yaml.',
@@ -55,9 +65,13 @@ export const Config = Type.Object(
     sources: Type.Array(Type.Ref(Source)),
     routes: Type.Array(Type.Ref(Route)),
     equalizers: Type.Array(Type.Ref(EqualizerPreset)),
+    sap: Type.Ref(SapSettings),
+    mdns: Type.Ref(MdnsSettings),
   },
   named('Config', {
-    description: 'The whole configuration: sinks, sources, routes and equalizer presets.',
+    description:
+      'The whole configuration: sinks, sources, routes, equalizer presets and the discovery ' +
+      'settings (sap, mdns).',
   }),
 );
 export type Config = Static<typeof Config>;

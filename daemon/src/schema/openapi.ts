@@ -32,6 +32,10 @@ export const openapiOptions: SwaggerOptions = {
         description:
           'MP3 over HTTP and WebRTC listening. Not built yet: no endpoints in this version.',
       },
+      {
+        name: 'Discovery',
+        description: 'SAP (RFC 2974) and mDNS/DNS-SD: streams and devices found, and the settings.',
+      },
       { name: 'System', description: 'Health, this document and the live configuration.' },
     ],
     components: {

@@ -18,6 +18,7 @@ import {
   StringEnum,
   Volume,
 } from './common.js';
+import { AutoAdded } from './discovery.js';
 import { entitySchemas } from './entity.js';
 
 export const SINK_PROTOCOLS = ['scream', 'rtp', 'tcp'] as const;
@@ -82,6 +83,13 @@ const fields = {
     description: 'Extra delay in milliseconds used by time synchronisation. Not implemented yet.',
     examples: [0],
   }),
+  payload_type: Nullable(Type.Integer({ minimum: 0, maximum: 127 }), {
+    description:
+      'RTP payload type sent (rtp sinks). Null: 96 for L16, 97 for L24. PulseAudio receivers ' +
+      '(module-rtp-recv) only play 127, or 10 (stereo) and 11 (mono) at 44.1 kHz.',
+    examples: [null],
+  }),
+  auto_added: AutoAdded,
 };
 
 export const SINK_DEFAULTS = {
@@ -100,6 +108,8 @@ export const SINK_DEFAULTS = {
   volume_normalization: false,
   time_sync: false,
   time_sync_delay: 0,
+  payload_type: null,
+  auto_added: null,
 } as const;
 
 const example = {

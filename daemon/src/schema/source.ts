@@ -16,6 +16,7 @@ import {
   Volume,
   withDefaults,
 } from './common.js';
+import { AutoAdded } from './discovery.js';
 import { entitySchemas } from './entity.js';
 import { Port, portRules } from './sink.js';
 
@@ -111,6 +112,7 @@ const fields = {
     examples: ['192.168.1.10'],
   }),
   vnc_port: Nullable(Port, { description: 'VNC port of vnc_ip.', examples: [DEFAULT_VNC_PORT] }),
+  auto_added: AutoAdded,
 };
 
 export const SOURCE_DEFAULTS = {
@@ -123,6 +125,7 @@ export const SOURCE_DEFAULTS = {
   delay: 0,
   vnc_ip: null,
   vnc_port: DEFAULT_VNC_PORT,
+  auto_added: null,
 } as const;
 
 const { name, ...rest } = fields;

@@ -3,8 +3,19 @@
 import type { TSchema } from '@sinclair/typebox';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { DiscoveredDevice, DiscoveredStream, DiscoveryStatus } from '../discovery/schema.js';
 import { isAddress } from './address.js';
 import { Equalizer } from './common.js';
+import {
+  DiscoverySettings,
+  DiscoverySettingsPatch,
+  MdnsSettings,
+  MdnsSettingsInput,
+  MdnsSettingsPatch,
+  SapSettings,
+  SapSettingsInput,
+  SapSettingsPatch,
+} from './discovery.js';
 import { EqualizerPreset, EqualizerPresetInput } from './equalizer-preset.js';
 import { Config, ConfigFile, ConfigMessage, EqualizersFile } from './files.js';
 import { ErrorResponse, Problem } from './problem.js';
@@ -26,6 +37,17 @@ export const sharedSchemas: readonly TSchema[] = [
   RoutePatch,
   EqualizerPreset,
   EqualizerPresetInput,
+  SapSettings,
+  SapSettingsInput,
+  SapSettingsPatch,
+  MdnsSettings,
+  MdnsSettingsInput,
+  MdnsSettingsPatch,
+  DiscoverySettings,
+  DiscoverySettingsPatch,
+  DiscoveredStream,
+  DiscoveredDevice,
+  DiscoveryStatus,
   Config,
   ConfigMessage,
   ConfigFile,

@@ -203,6 +203,7 @@ export function output(
       channels: sink.channels,
       channel_layout: sink.channel_layout,
       volume_normalization: sink.volume_normalization,
+      payload_type: sink.payload_type,
       paths: paths(sink.config_id).sort(
         (a, b) => sourceOrder.get(a.source_config_id)! - sourceOrder.get(b.source_config_id)!,
       ),

@@ -52,6 +52,8 @@ export interface SolvedSink {
   readonly channels: number;
   readonly channel_layout: (typeof CHANNEL_LAYOUTS)[number];
   readonly volume_normalization: boolean;
+  /** RTP payload type; null: the engine's default (96 for L16, 97 for L24). */
+  readonly payload_type: number | null;
   /** At most one path per real source, ordered as the sources are in the configuration. */
   readonly paths: readonly SolvedPath[];
 }

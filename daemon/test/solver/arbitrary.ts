@@ -2,6 +2,7 @@
 // tests.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import { discoveryDefaults } from '../../src/config/model.js';
 import { EQ_BAND_KEYS, type Equalizer, FLAT_EQUALIZER } from '../../src/schema/common.js';
 import type { Config } from '../../src/schema/files.js';
 import type { Route } from '../../src/schema/route.js';
@@ -26,6 +27,8 @@ export const sink = (name: string, extra: Partial<Sink> = {}): Sink => ({
   volume_normalization: false,
   time_sync: false,
   time_sync_delay: 0,
+  payload_type: null,
+  auto_added: null,
   ...extra,
 });
 export const source = (name: string, extra: Partial<Source> = {}): Source => ({
@@ -39,6 +42,7 @@ export const source = (name: string, extra: Partial<Source> = {}): Source => ({
   vnc_ip: null,
   vnc_port: 5900,
   rtp: null,
+  auto_added: null,
   ...extra,
 });
 export const route = (
@@ -91,6 +95,7 @@ export const arbConfig = fc
     const pick = (names: string[], i: number) => names[i % Math.max(names.length, 1)] ?? 'missing';
     const uniq = (xs: string[]) => [...new Set(xs)];
     const c: Config = {
+      ...discoveryDefaults(),
       sinks: [
         ...sinkNames.map((name) => sink(name, lv())),
         ...r.sinkGroups.map((m, i) =>

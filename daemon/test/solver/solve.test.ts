@@ -124,6 +124,7 @@ describe('solver', () => {
             bit_depth: 24,
             channels: 6,
             channel_layout: '5.1',
+            payload_type: 98,
           }),
         ],
         [source('S', { tag: 'tag1', rtp })],
@@ -144,6 +145,7 @@ describe('solver', () => {
         channels: 6,
         channel_layout: '5.1',
         volume_normalization: false,
+        payload_type: 98,
         paths: undefined,
       },
     );

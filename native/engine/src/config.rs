@@ -108,6 +108,9 @@ pub struct SinkSpec {
     pub channels: u8,
     pub layout: ChannelLayout,
     pub normalize: bool,
+    /// RTP payload type sent; `None`: 96 for L16, 97 for L24. PulseAudio's receiver only
+    /// takes 127 (10 or 11 at 44.1 kHz), whatever the SDP says.
+    pub payload_type: Option<u8>,
     pub paths: Vec<PathSpec>,
 }
 
@@ -167,8 +170,15 @@ impl SinkSpec {
             channels: layout.channels() as u8,
             layout,
             normalize: false,
+            payload_type: None,
             paths: Vec::new(),
         }
+    }
+
+    /// The RTP payload type this sink sends: the configured one, else 96 (L16) or 97 (L24).
+    pub fn rtp_payload_type(&self) -> u8 {
+        self.payload_type
+            .unwrap_or(if self.bit_depth == 24 { 97 } else { 96 })
     }
 
     /// The wire encoding: Scream and TCP are little-endian, RTP big-endian (L16/L24).

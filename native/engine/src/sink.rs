@@ -18,7 +18,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
-use tributary_dsp::{AudioBuffer, ChannelLayout, Encoder, Mixer, SampleFormat};
+use tributary_dsp::{AudioBuffer, ChannelLayout, Encoder, Mixer};
 
 /// Payload bytes per Scream packet (and per TCP write).
 const CHUNK: usize = scream::PAYLOAD_LEN;
@@ -41,7 +41,6 @@ pub struct SinkRt {
     pub spec: SinkSpec,
     pub paths: Vec<PathRt>,
     pub counters: Arc<SinkCounters>,
-    format: SampleFormat,
     frame_bytes: usize,
     frames_per_tick: usize,
     period: Duration,
@@ -114,7 +113,6 @@ impl SinkRt {
             spec: spec.clone(),
             paths: Vec::new(),
             counters: Arc::new(SinkCounters::default()),
-            format,
             frame_bytes,
             frames_per_tick,
             period: Duration::from_secs_f64(period),
@@ -279,11 +277,7 @@ impl SinkRt {
     fn send_rtp(&mut self, bytes: usize, now: Instant, socket: &UdpSocket) {
         let frames = (bytes / self.frame_bytes) as u32;
         let Some(dest) = self.dest else { return };
-        let pt = if self.format == SampleFormat::S24Be {
-            97
-        } else {
-            96
-        };
+        let pt = self.spec.rtp_payload_type();
         let header: &mut [u8; rtp::HEADER_LEN] = (&mut self.packet[..rtp::HEADER_LEN])
             .try_into()
             .expect("header slice");

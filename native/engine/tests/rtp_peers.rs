@@ -269,3 +269,21 @@ fn rtp_packets_are_frame_aligned_at_most_1152_bytes_with_sender_reports() {
         Some(Ok(tributary_engine::rtcp::RtcpPacket::SenderReport { .. }))
     ));
 }
+
+#[test]
+fn an_rtp_sink_sends_the_payload_type_it_is_given() {
+    let _serial = serial();
+    let mut engine = engine();
+    let out_port = free_udp_port();
+    let rx = UdpSocket::bind((LOCAL, out_port)).unwrap();
+    // PulseAudio's module-rtp-recv plays L16 at 44.1 kHz stereo only as payload type 10.
+    let mut s = sink("pa-out", out_port, SinkProtocol::Rtp, 44_100, 16, vec![]);
+    s.payload_type = Some(10);
+    play(&mut engine, vec![s]);
+    let packets = collect(&rx, 0.3);
+    engine.stop();
+    assert!(packets.len() > 10);
+    for (_, p) in &packets {
+        assert_eq!(tributary_engine::rtp::parse(p).unwrap().payload_type, 10);
+    }
+}

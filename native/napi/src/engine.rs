@@ -126,6 +126,9 @@ pub struct EngineSink {
     pub channel_layout: String,
     #[napi(js_name = "volume_normalization")]
     pub volume_normalization: bool,
+    /// RTP payload type sent (0-127); absent or null: 96 for L16, 97 for L24.
+    #[napi(js_name = "payload_type")]
+    pub payload_type: Option<Either<u32, Null>>,
     pub paths: Vec<EnginePath>,
 }
 
@@ -486,6 +489,14 @@ fn sink_spec(i: usize, s: EngineSink) -> napi::Result<SinkSpec> {
         channels,
         layout,
         normalize: s.volume_normalization,
+        payload_type: value(s.payload_type)
+            .map(|pt| {
+                u8::try_from(pt)
+                    .ok()
+                    .filter(|pt| *pt < 128)
+                    .ok_or_else(|| invalid(format!("{}: {pt} (0-127)", at("payload_type"))))
+            })
+            .transpose()?,
         paths,
     })
 }

@@ -1,0 +1,206 @@
+// What the discovery scenarios share inside their namespace: the daemon as a real process,
+// peers as child processes (stopped at the end, whatever happens), waiting for a condition,
+// and the frequency of a recorded tone.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Daemon, startDaemon } from '../../daemon-process.js';
+
+export interface Peer {
+  readonly child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code once it has exited. */
+  exited(): Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export class Lab {
+  readonly #cleanups: (() => Promise<unknown> | unknown)[] = [];
+
+  /** A temporary directory, removed at the end. */
+  dir(prefix = 'tributary-disc-'): string {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    this.#cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  }
+
+  /** `tributary serve` with discovery and the engine on, over `configYaml`. */
+  async daemon(
+    configYaml: string,
+    env: Record<string, string> = {},
+  ): Promise<Daemon & { dir: string }> {
+    const dir = this.dir();
+    writeFileSync(join(dir, 'config.yaml'), configYaml);
+    return this.daemonIn(dir, env);
+  }
+
+  /** The same over the configuration already in `dir` (a restart). */
+  async daemonIn(dir: string, env: Record<string, string> = {}): Promise<Daemon & { dir: string }> {
+    const daemon = await startDaemon(dir, {
+      DISCOVERY: 'on',
+      ENGINE: 'on',
+      ENGINE_BIND: '0.0.0.0',
+      SCREAM_PORTS: 'off',
+      SCREAM_TAGGED_PORT: 'off',
+      RTP_PORTS: 'off',
+      LOG_FORMAT: 'pretty',
+      ...env,
+    });
+    this.#cleanups.push(() => daemon.stop('SIGKILL'));
+    // A kept-alive connection the server closes (idle) just as a request reuses it fails with
+    // ECONNRESET; every request the scenarios make is idempotent, so it is made again.
+    const call = daemon.call.bind(daemon);
+    const retried: Daemon['call'] = (method, path, body) =>
+      call(method, path, body).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ECONNRESET') throw err;
+        return call(method, path, body);
+      });
+    return Object.assign(daemon, { dir, call: retried });
+  }
+
+  /** Starts a peer program; it is killed at the end if still running. */
+  spawn(command: string, args: string[], env: Record<string, string> = {}): Peer {
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
+    let text = '';
+    child.stdout!.on('data', (c) => {
+      text += c;
+    });
+    child.stderr!.on('data', (c) => {
+      text += c;
+    });
+    const done = new Promise<number | null>((resolve) => {
+      child.on('exit', (code) => resolve(code));
+      child.on('error', (err) => {
+        text += `\n${err.message}`;
+        resolve(-1);
+      });
+    });
+    const peer: Peer = {
+      child,
+      output: () => text,
+      exited: () => done,
+      async stop(signal = 'SIGTERM') {
+        if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        const code = await done;
+        clearTimeout(timer);
+        return code;
+      },
+    };
+    this.#cleanups.push(() => peer.stop('SIGKILL'));
+    return peer;
+  }
+
+  atEnd(fn: () => Promise<unknown> | unknown): void {
+    this.#cleanups.push(fn);
+  }
+
+  async close(): Promise<void> {
+    for (const fn of this.#cleanups.reverse()) {
+      try {
+        await fn();
+      } catch {}
+    }
+  }
+}
+
+/** Runs `body` with a lab that is cleaned up afterwards. */
+export async function withLab<R>(body: (lab: Lab) => Promise<R>): Promise<R> {
+  const lab = new Lab();
+  try {
+    return await body(lab);
+  } finally {
+    await lab.close();
+  }
+}
+
+/** Polls `check` every 50 ms until it returns a value other than undefined/false. */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs: number,
+  context: () => string = () => '',
+): Promise<T> {
+  const start = performance.now();
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value as T;
+    if (performance.now() - start > timeoutMs) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n${context()}`);
+    }
+    await sleep(50);
+  }
+}
+
+/**
+ * The frequency of the loudest tone in `samples` (mono, `rate` Hz): a DFT magnitude scan from
+ * 50 Hz to 5 kHz in 5 Hz steps, refined by parabolic interpolation. Also the RMS level.
+ */
+export function toneOf(samples: Float64Array, rate: number): { hz: number; rms: number } {
+  let energy = 0;
+  for (const s of samples) energy += s * s;
+  const rms = Math.sqrt(energy / Math.max(1, samples.length));
+  const power = (hz: number) => {
+    let re = 0;
+    let im = 0;
+    const w = (2 * Math.PI * hz) / rate;
+    for (let i = 0; i < samples.length; i++) {
+      re += samples[i]! * Math.cos(w * i);
+      im += samples[i]! * Math.sin(w * i);
+    }
+    return re * re + im * im;
+  };
+  let best = 50;
+  let bestPower = -1;
+  for (let hz = 50; hz <= 5000; hz += 5) {
+    const p = power(hz);
+    if (p > bestPower) {
+      bestPower = p;
+      best = hz;
+    }
+  }
+  const [a, b, c] = [power(best - 5), bestPower, power(best + 5)];
+  const shift = a - 2 * b + c === 0 ? 0 : (0.5 * (a - c)) / (a - 2 * b + c);
+  return { hz: best + shift * 5, rms };
+}
+
+/** Left channel of interleaved 16-bit PCM, as floats in [-1, 1). */
+export function leftChannel(pcm: Buffer, channels: number, bigEndian = false): Float64Array {
+  const frames = Math.floor(pcm.length / (2 * channels));
+  const out = new Float64Array(frames);
+  for (let i = 0; i < frames; i++) {
+    const at = i * 2 * channels;
+    out[i] = (bigEndian ? pcm.readInt16BE(at) : pcm.readInt16LE(at)) / 32768;
+  }
+  return out;
+}
+
+/** The PCM data of a 16-bit WAV file (the `data` chunk). */
+export function wavData(wav: Buffer): { pcm: Buffer; rate: number; channels: number } {
+  let at = 12;
+  let rate = 0;
+  let channels = 0;
+  while (at + 8 <= wav.length) {
+    const id = wav.toString('latin1', at, at + 4);
+    const size = wav.readUInt32LE(at + 4);
+    if (id === 'fmt ') {
+      channels = wav.readUInt16LE(at + 10);
+      rate = wav.readUInt32LE(at + 12);
+    }
+    if (id === 'data') return { pcm: wav.subarray(at + 8, at + 8 + size), rate, channels };
+    at += 8 + size + (size % 2);
+  }
+  throw new Error('no data chunk in the WAV file');
+}
+
+/** `GET` through the daemon, failing on anything but 200. */
+export async function get<T>(daemon: Daemon, path: string): Promise<T> {
+  const res = await daemon.call('GET', path);
+  if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as T;
+}
