@@ -5,12 +5,15 @@ import fp from 'fastify-plugin';
 import engine, { type EngineSettings } from './engine/index.js';
 import auth from './plugins/auth.js';
 import configStore from './plugins/config-store.js';
+import dashboard from './plugins/dashboard.js';
 import errorHandler from './plugins/error-handler.js';
 import equalizerRoutes from './routes/equalizers/index.js';
 import routeRoutes from './routes/routes/index.js';
 import sinkRoutes from './routes/sinks/index.js';
 import sourceRoutes from './routes/sources/index.js';
+import favoriteRoutes from './routes/system/favorites.js';
 import systemRoutes from './routes/system/index.js';
+import networkRoutes from './routes/system/network.js';
 import { serializerCompiler, validatorCompiler } from './schema/compilers.js';
 import { openapiOptions } from './schema/openapi.js';
 import { sharedSchemas } from './schema/validate.js';
@@ -28,6 +31,8 @@ export interface AppOptions {
   readonly mediaCommandPort?: number;
   /** The audio engine's settings (`readEngineSettings()`); absent or null runs without audio. */
   readonly engine?: EngineSettings | null;
+  /** The built dashboard served at `/` (default: daemon/dashboard/dist). */
+  readonly dashboardDirectory?: string;
 }
 
 /** Options for the Fastify instance the app is registered on (server.ts and tests). */
@@ -78,6 +83,11 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
   });
   await fastify.register(routeRoutes, { prefix: '/routes' });
   await fastify.register(equalizerRoutes, { prefix: '/equalizers' });
+  await fastify.register(favoriteRoutes);
+  await fastify.register(networkRoutes, { engineBind: options.engine?.bind ?? null });
+  await fastify.register(dashboard, {
+    ...(options.dashboardDirectory ? { directory: options.dashboardDirectory } : {}),
+  });
 };
 
 export const app = fp(tributary, { name: 'tributary', fastify: '5.x' });

@@ -31,6 +31,7 @@ import {
   parseConfigText,
   parseEqualizersText,
 } from './documents.js';
+import { existingFavorites, mergeFavorites } from './favorites.js';
 import { type MergeConflict, mergeLists } from './merge.js';
 import { type Config, emptyConfig, type Kind, LIST_OF, validateConfig } from './model.js';
 
@@ -170,18 +171,33 @@ export class ConfigStore {
       reported: null,
       parse: (text) => parseConfigText(text, options.configPath),
       render: configText,
-      pick: (c) => ({ sinks: c.sinks, sources: c.sources, routes: c.routes }),
-      merge: (base, ours, theirs, conflicts) => ({
-        sinks: mergeLists(base.sinks, ours.sinks, theirs.sinks, (e) => e.config_id, conflicts),
-        sources: mergeLists(
-          base.sources,
-          ours.sources,
-          theirs.sources,
-          (e) => e.config_id,
-          conflicts,
-        ),
-        routes: mergeLists(base.routes, ours.routes, theirs.routes, (e) => e.config_id, conflicts),
+      pick: (c) => ({
+        sinks: c.sinks,
+        sources: c.sources,
+        routes: c.routes,
+        favorites: c.favorites,
       }),
+      merge: (base, ours, theirs, conflicts) => {
+        const entries = {
+          sinks: mergeLists(base.sinks, ours.sinks, theirs.sinks, (e) => e.config_id, conflicts),
+          sources: mergeLists(
+            base.sources,
+            ours.sources,
+            theirs.sources,
+            (e) => e.config_id,
+            conflicts,
+          ),
+          routes: mergeLists(
+            base.routes,
+            ours.routes,
+            theirs.routes,
+            (e) => e.config_id,
+            conflicts,
+          ),
+        };
+        const favorites = mergeFavorites(base.favorites, ours.favorites, theirs.favorites);
+        return { ...entries, favorites: existingFavorites(favorites, entries) };
+      },
       validate: (value) => validateConfig({ ...value, equalizers: [] }),
     };
     const equalizerDoc: Doc<EqualizersPart> = {

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { named } from './common.js';
 import { EqualizerPreset, EqualizerPresetInput } from './equalizer-preset.js';
+import { FavoriteList, favoriteList } from './favorites.js';
 import { Route, RouteInput } from './route.js';
 import { Sink, SinkInput } from './sink.js';
 import { Source, SourceInput } from './source.js';
@@ -26,6 +27,7 @@ export const ConfigFile = Type.Object(
       description: 'Sources and source groups.',
     }),
     routes: Type.Array(Type.Ref(RouteInput), { default: [], description: 'Routes.' }),
+    favorites: favoriteList({ default: [] }),
   },
   named('ConfigFile', {
     description: 'The contents of config.yaml.',
@@ -55,9 +57,11 @@ export const Config = Type.Object(
     sources: Type.Array(Type.Ref(Source)),
     routes: Type.Array(Type.Ref(Route)),
     equalizers: Type.Array(Type.Ref(EqualizerPreset)),
+    favorites: FavoriteList,
   },
   named('Config', {
-    description: 'The whole configuration: sinks, sources, routes and equalizer presets.',
+    description:
+      'The whole configuration: sinks, sources, routes, equalizer presets and the favorites.',
   }),
 );
 export type Config = Static<typeof Config>;

@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { Equalizer } from './common.js';
 import { EqualizerPreset, EqualizerPresetInput } from './equalizer-preset.js';
+import { Favorites } from './favorites.js';
 import { Config, ConfigFile, ConfigMessage, EqualizersFile } from './files.js';
 import { ErrorResponse, Problem } from './problem.js';
 import { Route, RouteInput, RoutePatch } from './route.js';
@@ -30,6 +31,7 @@ export const sharedSchemas: readonly TSchema[] = [
   ConfigMessage,
   ConfigFile,
   EqualizersFile,
+  Favorites,
   Problem,
   ErrorResponse,
 ];

@@ -1,15 +1,15 @@
 // The solver: configuration in, for every real enabled sink the real enabled sources that reach
 // it with their effective volume, equalizer and delay. A pure function: no I/O, no state.
+import type { Equalizer } from '../schema/common.js';
 import {
   DELAY_MAX_MS,
   DELAY_MIN_MS,
   EQ_BAND_KEYS,
   EQ_GAIN_MAX,
   EQ_GAIN_MIN,
-  type Equalizer,
   VOLUME_MAX,
   VOLUME_MIN,
-} from '../schema/common.js';
+} from '../schema/constants.js';
 import type { Config } from '../schema/files.js';
 import type { Route } from '../schema/route.js';
 import type { Sink } from '../schema/sink.js';

@@ -255,6 +255,7 @@ const arbConfig = fc
         route(`r${i}`, pick(allSources, a), pick(allSinks, b), lv()),
       ),
       equalizers: [],
+      favorites: [],
     };
     return c;
   });
