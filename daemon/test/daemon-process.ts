@@ -47,21 +47,25 @@ export async function startDaemon(dir: string, env: Record<string, string> = {})
     text += c;
   });
   const urls = await new Promise<{ api: string; http: string | null }>((resolve, reject) => {
+    // Killed if it does not listen within 30 s; a daemon that started lives as long as the test.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`daemon did not start within 30 s:\n${text}`));
+    }, 30_000).unref();
     const check = () => {
       const m =
         /Tributary API listening at (https:\/\/127\.0\.0\.1:\d+).*?(?:; (http:\/\/127\.0\.0\.1:\d+) redirects there)?;/.exec(
           text,
         );
-      if (m) resolve({ api: m[1]!, http: m[2] ?? null });
+      if (m) {
+        clearTimeout(timer);
+        resolve({ api: m[1]!, http: m[2] ?? null });
+      }
     };
     child.stdout!.on('data', check);
     child.once('exit', (code) =>
       reject(new Error(`daemon exited with ${code} before listening:\n${text}`)),
     );
-    setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`daemon did not start within 30 s:\n${text}`));
-    }, 30_000).unref();
   });
   const ca = env.CERTIFICATE
     ? readFileSync(env.CERTIFICATE, 'utf8')

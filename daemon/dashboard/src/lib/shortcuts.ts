@@ -35,7 +35,10 @@ export function ownsKey(target: EventTarget | null, key: string): boolean {
   }
   if (target.closest('[role="dialog"], [role="alertdialog"], [role="menu"]')) return true;
   const arrows = key.startsWith('Arrow');
-  if (arrows && target.closest('[role="slider"], [role="tab"], [role="radio"], [role="option"]')) {
+  // Sliders, tabs and radios move with arrows; so does a drag handle (dnd-kit's keyboard drag).
+  const arrowControls =
+    '[role="slider"], [role="tab"], [role="radio"], [role="option"], [aria-roledescription]';
+  if (arrows && target.closest(arrowControls)) {
     return true;
   }
   if (key === ' ' && target.closest('button, a, [role="switch"], [role="checkbox"], summary')) {

@@ -8,40 +8,38 @@ import { connect } from './actions';
 
 export function EntityMenu({ kind, name }: { kind: Kind; name: string }) {
   return (
-    <DropdownMenu.Root>
+    <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger className="icon-button" aria-label={`Actions for ${name}`}>
         <MoreIcon />
       </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
-          <DropdownMenu.Item
-            className="menu-item"
-            onSelect={() => openDialog({ type: 'edit', kind, name })}
-          >
-            Edit
-          </DropdownMenu.Item>
-          <DropdownMenu.Item
-            className="menu-item"
-            onSelect={() => openDialog({ type: 'equalizer', kind, name })}
-          >
-            Equalizer
-          </DropdownMenu.Item>
-          <DropdownMenu.Item
-            className="menu-item"
-            onSelect={() => openDialog({ type: 'delay', kind, name })}
-          >
-            Delay
-          </DropdownMenu.Item>
-          {kind === 'source' && <PlayOn source={name} />}
-          <DropdownMenu.Separator className="menu-separator" />
-          <DropdownMenu.Item
-            className="menu-item menu-item-danger"
-            onSelect={() => openDialog({ type: 'delete', kind, name })}
-          >
-            Delete
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
+      <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
+        <DropdownMenu.Item
+          className="menu-item"
+          onSelect={() => openDialog({ type: 'edit', kind, name })}
+        >
+          Edit
+        </DropdownMenu.Item>
+        <DropdownMenu.Item
+          className="menu-item"
+          onSelect={() => openDialog({ type: 'equalizer', kind, name })}
+        >
+          Equalizer
+        </DropdownMenu.Item>
+        <DropdownMenu.Item
+          className="menu-item"
+          onSelect={() => openDialog({ type: 'delay', kind, name })}
+        >
+          Delay
+        </DropdownMenu.Item>
+        {kind === 'source' && <PlayOn source={name} />}
+        <DropdownMenu.Separator className="menu-separator" />
+        <DropdownMenu.Item
+          className="menu-item menu-item-danger"
+          onSelect={() => openDialog({ type: 'delete', kind, name })}
+        >
+          Delete
+        </DropdownMenu.Item>
+      </DropdownMenu.Content>
     </DropdownMenu.Root>
   );
 }
@@ -53,19 +51,17 @@ function PlayOn({ source }: { source: string }) {
   return (
     <DropdownMenu.Sub>
       <DropdownMenu.SubTrigger className="menu-item">Play on…</DropdownMenu.SubTrigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.SubContent className="menu" sideOffset={4}>
-          {sinks.map((sink) => (
-            <DropdownMenu.Item
-              key={sink.config_id}
-              className="menu-item"
-              onSelect={() => void connect(source, sink.name)}
-            >
-              {sink.name}
-            </DropdownMenu.Item>
-          ))}
-        </DropdownMenu.SubContent>
-      </DropdownMenu.Portal>
+      <DropdownMenu.SubContent className="menu" sideOffset={4}>
+        {sinks.map((sink) => (
+          <DropdownMenu.Item
+            key={sink.config_id}
+            className="menu-item"
+            onSelect={() => void connect(source, sink.name)}
+          >
+            {sink.name}
+          </DropdownMenu.Item>
+        ))}
+      </DropdownMenu.SubContent>
     </DropdownMenu.Sub>
   );
 }

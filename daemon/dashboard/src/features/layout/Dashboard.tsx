@@ -197,26 +197,24 @@ export function Dashboard() {
 function SourceActions() {
   return (
     <>
-      <DropdownMenu.Root>
+      <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger className="button button-small">
           <PlusIcon /> Add Source
         </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
-            <DropdownMenu.Item
-              className="menu-item"
-              onSelect={() => openDialog({ type: 'add-source', rtp: false })}
-            >
-              Scream Source
-            </DropdownMenu.Item>
-            <DropdownMenu.Item
-              className="menu-item"
-              onSelect={() => openDialog({ type: 'add-source', rtp: true })}
-            >
-              RTP Source
-            </DropdownMenu.Item>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
+        <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
+          <DropdownMenu.Item
+            className="menu-item"
+            onSelect={() => openDialog({ type: 'add-source', rtp: false })}
+          >
+            Scream Source
+          </DropdownMenu.Item>
+          <DropdownMenu.Item
+            className="menu-item"
+            onSelect={() => openDialog({ type: 'add-source', rtp: true })}
+          >
+            RTP Source
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
       </DropdownMenu.Root>
       <button
         type="button"
