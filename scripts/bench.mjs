@@ -18,6 +18,11 @@ const benches = [
     what: 'audio engine end to end on loopback: latency, send cadence vs GStreamer, CPU',
   },
   {
+    name: 'dashboard',
+    script: 'bench-dashboard.mjs',
+    what: 'dashboard first-load JS vs an empty React app, frame times with 112 entries and live stats',
+  },
+  {
     name: 'site',
     script: 'bench-site.mjs',
     what: 'website page weight and Lighthouse vs an empty Next.js page',

@@ -25,6 +25,19 @@ export const suites = [
     format: 'node-test',
   },
   { name: 'daemon', cmd: 'npm', args: ['test', '-w', 'daemon'], format: 'node-test' },
+  {
+    name: 'dashboard: unit',
+    cmd: 'npm',
+    args: ['test', '-w', 'daemon/dashboard'],
+    format: 'node-test',
+  },
+  // Headless Chromium against a real daemon (engine on, ephemeral ports) serving dashboard/dist.
+  {
+    name: 'dashboard: e2e',
+    cmd: 'npm',
+    args: ['run', 'e2e', '-w', 'daemon/dashboard'],
+    format: 'node-test',
+  },
   { name: 'site: unit', cmd: 'npm', args: ['test', '-w', 'site'], format: 'jest' },
   // The real esptool-js against the simulated ESP32-S3 (ROM + stub loader protocol), in Node.
   {

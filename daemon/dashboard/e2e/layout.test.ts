@@ -42,61 +42,70 @@ after(async () => {
   await run?.close();
 });
 
-const lines = (page: Page) =>
-  page.evaluate(() =>
-    Array.from(document.querySelectorAll('svg.route-lines g')).map((g) => ({
-      state: g.getAttribute('data-state'),
-      shown: (g as SVGGElement).style.display !== 'none',
-      d: g.querySelector('path.route-line')?.getAttribute('d') ?? '',
-    })),
-  );
+const drawnLines = (page: Page) =>
+  page.locator('canvas.route-lines').evaluate((c) => Number(c.getAttribute('data-lines')));
+const picture = (page: Page) =>
+  page.locator('canvas.route-lines').evaluate((c: HTMLCanvasElement) => c.toDataURL());
+
+/** The middle of a card's edge, in page coordinates. */
+async function edge(page: Page, name: string, side: 'left' | 'right') {
+  const box = (await page.getByRole('article', { name, exact: true }).boundingBox())!;
+  return { x: side === 'right' ? box.x + box.width : box.x, y: box.y + box.height / 2 };
+}
 
 describe('desktop: the connection view', () => {
-  test('a line per route, dashed when disabled, following the cards as a panel scrolls', async () => {
-    const { page, context } = await run.open('/', { width: 1280, height: 700 });
+  test('a line per route, drawn where the cards are, redrawn as a panel scrolls', async () => {
+    const { page, context } = await run.open('/', { width: 1280, height: 1200 });
     await ready(page);
-    await page.waitForFunction(() => document.querySelectorAll('svg.route-lines g').length === 7);
-    const drawn = await lines(page);
-    assert.equal(drawn.filter((l) => l.state === 'off').length, 1);
-    assert.ok(
-      drawn.every((l) => /^M[\d.]+,[\d.]+ C/.test(l.d)),
-      JSON.stringify(drawn[0]),
+    await page.waitForFunction(
+      () => document.querySelector('canvas.route-lines')?.getAttribute('data-lines') === '7',
     );
-    // The line leaves from the source card's right edge.
-    const card = await page.getByRole('article', { name: 'Source 1', exact: true }).boundingBox();
-    const box = await page.locator('.columns').boundingBox();
-    const first = drawn.find((l) => l.shown)!;
-    const [x] = first.d.slice(1).split(/[ ,]/).map(Number);
-    assert.ok(
-      Math.abs(box!.x + x! - (card!.x + card!.width)) < 2,
-      `${box!.x + x!} vs ${card!.x + card!.width}`,
+    // The line leaves the source card's right edge: the canvas is painted there, and not
+    // half-way down an empty stretch of the gap.
+    const from = await edge(page, 'Source 2', 'right');
+    const painted = async (x: number, y: number) =>
+      page.locator('canvas.route-lines').evaluate(
+        (c: HTMLCanvasElement, [px, py]) => {
+          const r = c.getBoundingClientRect();
+          const k = c.width / r.width;
+          const d = c
+            .getContext('2d')!
+            .getImageData(
+              Math.round((px! - r.left) * k) - 3,
+              Math.round((py! - r.top) * k) - 3,
+              7,
+              7,
+            ).data;
+          return d.some((v, i) => i % 4 === 3 && v > 0);
+        },
+        [x, y],
+      );
+    assert.ok(await painted(from.x + 2, from.y), 'a line starts at the source card');
+    await page.setViewportSize({ width: 1280, height: 600 });
+    await page.waitForFunction(
+      () => document.querySelector('canvas.route-lines')?.getAttribute('data-lines') !== null,
     );
-
+    const before = await picture(page);
     const sinks = page.getByRole('region', { name: /^Sinks/ }).locator('.column-scroll');
-    const before = (await lines(page)).map((l) => l.d);
     await sinks.evaluate((el) => el.scrollBy(0, 200));
     await page.waitForFunction(
       (old) =>
-        Array.from(document.querySelectorAll('svg.route-lines path.route-line')).some(
-          (p, i) => p.getAttribute('d') !== old[i],
-        ),
+        (document.querySelector('canvas.route-lines') as HTMLCanvasElement).toDataURL() !== old,
       before,
     );
     await context.close();
   });
 
   test("clicking a line selects its route's card", async () => {
-    const { page, context } = await run.open('/', { width: 1280, height: 900 });
+    const { page, context } = await run.open('/', { width: 1280, height: 1200 });
     await ready(page);
-    await page.waitForFunction(() => document.querySelectorAll('svg.route-lines g').length === 7);
-    const id = await page.locator('svg.route-lines g').nth(1).getAttribute('data-route');
-    const path = page.locator(`svg.route-lines g[data-route="${id}"] path.route-line-hit`);
-    const point = await path.evaluate((p: SVGPathElement) => {
-      const at = p.getPointAtLength(p.getTotalLength() / 4);
-      const m = p.getScreenCTM()!;
-      return { x: at.x * m.a + m.e, y: at.y * m.d + m.f };
-    });
-    await page.mouse.click(point.x, point.y);
+    await page.waitForFunction(
+      () => document.querySelector('canvas.route-lines')?.getAttribute('data-lines') === '7',
+    );
+    // The first curve runs from the source card to the route card; its middle is half-way.
+    const a = await edge(page, 'Source 2', 'right');
+    const b = await edge(page, 'Source 2 to Room 2', 'left');
+    await page.mouse.click((a.x + b.x) / 2, (a.y + b.y) / 2);
     const selected = page.getByRole('article', { name: 'Source 2 to Room 2', exact: true });
     await page.waitForFunction(() => document.querySelector('article[data-selected]') !== null);
     assert.equal(await selected.getAttribute('data-selected'), 'true');
@@ -113,7 +122,7 @@ describe('phone (375 px)', () => {
       () => document.documentElement.scrollWidth - window.innerWidth,
     );
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
-    assert.equal(await page.locator('svg.route-lines').count(), 0, 'no lines on a phone');
+    assert.equal(await page.locator('canvas.route-lines').count(), 0, 'no lines on a phone');
 
     const toggle = page.getByRole('button', { name: /^Sinks/ });
     assert.equal(await toggle.getAttribute('aria-expanded'), 'true');

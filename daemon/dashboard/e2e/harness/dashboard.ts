@@ -89,6 +89,9 @@ export async function start(env: Record<string, string> = {}): Promise<Running> 
           viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
           colorScheme: options.theme ?? 'light',
         }));
+      // tsx names functions with a __name helper; functions sent to page.evaluate need it too.
+      if (!options.context)
+        await context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('console', (m) => {

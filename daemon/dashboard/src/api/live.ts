@@ -1,7 +1,13 @@
 // The dashboard's live state: the configuration from /ws/config and the engine's counters from
 // /ws/stats, nothing polled. Both sockets reconnect on their own (0.5 s, doubling to 5 s); a
 // refused token is noticed through /api/health and shown as the login screen.
-import { type Activity, ActivityTracker, computeActivity, EMPTY_ACTIVITY } from '../lib/activity';
+import {
+  type Activity,
+  ActivityTracker,
+  computeActivity,
+  EMPTY_ACTIVITY,
+  keepUnchanged,
+} from '../lib/activity';
 import { api } from './client';
 import {
   type Config,
@@ -154,7 +160,8 @@ export class LiveStore {
   }
 
   #activity(config: Config, solved: SolverOutput, stats: StatsMessage | null): Activity {
-    return computeActivity(config, solved, stats, this.#tracker, performance.now());
+    const next = computeActivity(config, solved, stats, this.#tracker, performance.now());
+    return keepUnchanged(this.#state.activity, next);
   }
 }
 

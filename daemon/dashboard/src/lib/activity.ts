@@ -303,3 +303,34 @@ function addGroups<T extends { chip: Chip }>(
     );
   }
 }
+
+/**
+ * `next` with every entry that did not change replaced by the previous object (and a whole map
+ * or list too when nothing in it changed), so a card re-renders only when what it shows changed.
+ */
+export function keepUnchanged(previous: Activity, next: Activity): Activity {
+  const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+  const merge = <V>(before: ReadonlyMap<string, V>, after: ReadonlyMap<string, V>) => {
+    let changed = before.size !== after.size;
+    const out = new Map<string, V>();
+    for (const [key, value] of after) {
+      const old = before.get(key);
+      if (old !== undefined && same(old, value)) out.set(key, old);
+      else {
+        out.set(key, value);
+        changed = true;
+      }
+    }
+    return changed ? out : before;
+  };
+  return {
+    engine: same(previous.engine, next.engine) ? previous.engine : next.engine,
+    sources: merge(previous.sources, next.sources),
+    sinks: merge(previous.sinks, next.sinks),
+    routes: merge(previous.routes, next.routes),
+    playsOn: merge(previous.playsOn, next.playsOn),
+    unknownSenders: same(previous.unknownSenders, next.unknownSenders)
+      ? previous.unknownSenders
+      : next.unknownSenders,
+  };
+}

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { memo, type ReactNode, useEffect, useId, useRef } from 'react';
 import { useLive } from '../../api/hooks';
 import type { Route, SolvedPath } from '../../api/schema';
 import { routeName } from '../../lib/names';
@@ -9,8 +9,13 @@ import { EntityMenu } from '../entities/EntityMenu';
 import { selectedRoute, useCardRef } from '../layout/registry';
 
 /** A route: "Source → Sink", its own volume, and what the whole chain makes of it. */
-export function RouteCard({ route, handle }: { route: Route; handle?: ReactNode }) {
-  const activity = useLive((s) => s.activity.routes.get(route.config_id));
+export const RouteCard = memo(function RouteCard({
+  route,
+  handle,
+}: {
+  route: Route;
+  handle?: ReactNode;
+}) {
   const selected = selectedRoute.useValue() === route.config_id;
   const register = useCardRef(route.config_id);
   const own = useRef<HTMLElement | null>(null);
@@ -46,12 +51,20 @@ export function RouteCard({ route, handle }: { route: Route; handle?: ReactNode 
       {route.name !== routeName(route.source, route.sink) && (
         <p className="card-meta">{route.name}</p>
       )}
-      <div className="card-state">
-        {activity && <Chip chip={activity.chip} />}
-        {activity && <span className="card-stats">{effective(activity.paths)}</span>}
-      </div>
+      <RouteStatus id={route.config_id} />
       <CardControls kind="route" entity={route} />
     </article>
+  );
+});
+
+/** The live part of the card: state chip and the chain's effective values. */
+function RouteStatus({ id }: { id: string }) {
+  const activity = useLive((s) => s.activity.routes.get(id));
+  return (
+    <div className="card-state">
+      {activity && <Chip chip={activity.chip} />}
+      {activity && <span className="card-stats">{effective(activity.paths)}</span>}
+    </div>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useDroppable } from '@dnd-kit/core';
-import { type ReactNode, useId } from 'react';
+import { memo, type ReactNode, useId } from 'react';
 import { useLive } from '../../api/hooks';
 import type { Sink } from '../../api/schema';
 import { Chip } from '../../ui/Chip';
@@ -10,8 +10,13 @@ import { useCardRef } from '../layout/registry';
 import { Members } from '../sources/Members';
 
 /** A sink: where audio goes. Dropping a source's port on it creates a route. */
-export function SinkCard({ sink, handle }: { sink: Sink; handle?: ReactNode }) {
-  const activity = useLive((s) => s.activity.sinks.get(sink.config_id));
+export const SinkCard = memo(function SinkCard({
+  sink,
+  handle,
+}: {
+  sink: Sink;
+  handle?: ReactNode;
+}) {
   const register = useCardRef(sink.config_id);
   const { setNodeRef, isOver } = useDroppable({
     id: `drop:${sink.config_id}`,
@@ -41,16 +46,24 @@ export function SinkCard({ sink, handle }: { sink: Sink; handle?: ReactNode }) {
         {sinkKind(sink)}
         {format && <> · {format}</>}
       </p>
-      <div className="card-state">
-        {activity && <Chip chip={activity.chip} />}
-        {activity?.stats && (
-          <span className="card-stats">
-            {sinkCounters(activity.stats, activity.underrunsLastMinute)}
-          </span>
-        )}
-      </div>
+      <SinkStatus id={sink.config_id} />
       {sink.is_group && <Members names={sink.group_members} />}
       <CardControls kind="sink" entity={sink} />
     </article>
+  );
+});
+
+/** The live part of the card (once a second): state chip and counters. */
+function SinkStatus({ id }: { id: string }) {
+  const activity = useLive((s) => s.activity.sinks.get(id));
+  return (
+    <div className="card-state">
+      {activity && <Chip chip={activity.chip} />}
+      {activity?.stats && (
+        <span className="card-stats">
+          {sinkCounters(activity.stats, activity.underrunsLastMinute)}
+        </span>
+      )}
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useDraggable } from '@dnd-kit/core';
-import { type ReactNode, useId } from 'react';
+import { memo, type ReactNode, useId } from 'react';
 import { useLive } from '../../api/hooks';
 import type { Source } from '../../api/schema';
 import { Chip } from '../../ui/Chip';
@@ -10,8 +10,13 @@ import { activeSource, useCardRef } from '../layout/registry';
 import { Members } from './Members';
 
 /** A source: click its name to make it the active source; drag its port onto a sink to route it. */
-export function SourceCard({ source, handle }: { source: Source; handle?: ReactNode }) {
-  const activity = useLive((s) => s.activity.sources.get(source.config_id));
+export const SourceCard = memo(function SourceCard({
+  source,
+  handle,
+}: {
+  source: Source;
+  handle?: ReactNode;
+}) {
   const active = activeSource.useValue() === source.config_id;
   const ref = useCardRef(source.config_id);
   const titleId = useId();
@@ -38,16 +43,24 @@ export function SourceCard({ source, handle }: { source: Source; handle?: ReactN
         {sourceKind(source)}
         {address && <> · {address}</>}
       </p>
-      <div className="card-state">
-        {activity && <Chip chip={activity.chip} />}
-        {activity?.stats && activity.stats.packets > 0 && (
-          <span className="card-stats">{sourceCounters(activity.stats)}</span>
-        )}
-      </div>
+      <SourceStatus id={source.config_id} />
       {source.is_group && <Members names={source.group_members} />}
       <CardControls kind="source" entity={source} />
       <ConnectPort source={source} />
     </article>
+  );
+});
+
+/** The live part of the card (once a second): state chip and counters. */
+function SourceStatus({ id }: { id: string }) {
+  const activity = useLive((s) => s.activity.sources.get(id));
+  return (
+    <div className="card-state">
+      {activity && <Chip chip={activity.chip} />}
+      {activity?.stats && activity.stats.packets > 0 && (
+        <span className="card-stats">{sourceCounters(activity.stats)}</span>
+      )}
+    </div>
   );
 }
 
