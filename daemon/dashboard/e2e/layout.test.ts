@@ -42,8 +42,6 @@ after(async () => {
   await run?.close();
 });
 
-const drawnLines = (page: Page) =>
-  page.locator('canvas.route-lines').evaluate((c) => Number(c.getAttribute('data-lines')));
 const picture = (page: Page) =>
   page.locator('canvas.route-lines').evaluate((c: HTMLCanvasElement) => c.toDataURL());
 

@@ -208,3 +208,21 @@ test('disabled entries are off; a failed engine says so on every card', () => {
   assert.equal(a.sources.get(c.pc.config_id)?.chip.label, 'engine failed');
   assert.equal(a.sources.get(c.pc.config_id)?.chip.detail, 'port 4010 in use');
 });
+
+test('a source with packets in the first statistics is "checking" until the second shows growth', () => {
+  const c = setup();
+  const solved = solve(c.config);
+  const tracker = new ActivityTracker();
+  tracker.observe(stats(c, 500), 0);
+  assert.equal(
+    computeActivity(c.config, solved, stats(c, 500), tracker, 0).sources.get(c.pc.config_id)?.chip
+      .label,
+    'checking',
+  );
+  tracker.observe(stats(c, 650), 1000);
+  assert.equal(
+    computeActivity(c.config, solved, stats(c, 650), tracker, 1000).sources.get(c.pc.config_id)
+      ?.chip.state,
+    'playing',
+  );
+});

@@ -118,6 +118,11 @@ export class ActivityTracker {
     return at !== undefined && now - at <= PLAYING_WINDOW_MS;
   }
 
+  /** Whether there are two samples of `id` yet (growth can only be seen from the second). */
+  seenTwice(id: string): boolean {
+    return (this.#samples.get(id)?.length ?? 0) >= 2;
+  }
+
   /** Seconds since the counter last grew, or null when it never did while we watched. */
   quietFor(id: string, now: number): number | null {
     const at = this.#lastGrowth.get(id);
@@ -174,6 +179,12 @@ export function computeActivity(
               `${plural(troubles, 'packet')} lost, late or malformed in the last minute.`,
             )
           : chip('playing', 'playing', 'Audio is arriving and plays on its routes.');
+    } else if (own && own.packets > 0 && !tracker.seenTwice(source.config_id)) {
+      state = chip(
+        'idle',
+        'checking',
+        'Waiting for the next statistics (they come once a second).',
+      );
     } else if (heard.some((u) => senderMatches(u, source))) {
       state = chip('unrouted', 'not routed', 'Audio is arriving; route it to a sink to hear it.');
     } else {
