@@ -8,7 +8,7 @@
 //    every frame's main-thread work under 16.7 ms (60 fps).
 // BENCH_SECONDS=N sets each scenario's length (default 8). Exits 0 unless a figure could not be
 // measured.
-import { createSocket, type Socket } from 'node:dgram';
+import type { Socket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
+import { receivers, sendScream } from '../e2e/harness/audio';
 import { dashboardDir, ensureBuilt, type Running, start } from '../e2e/harness/dashboard';
 import { FIRST_LOAD_BUDGET_BYTES, firstLoad } from './first-load';
 import { formatFrames, traceFrames } from './frame-trace';
@@ -79,39 +80,7 @@ async function populate(run: Running, receivers: Socket[]) {
   }
 }
 
-/** Scream packets (48 kHz, 16-bit stereo, a 440 Hz tone) from `count` sources at the real rate. */
-async function sendAudio(port: number, count: number): Promise<() => void> {
-  const senders = await Promise.all(
-    Array.from({ length: count }, (_, i) => {
-      const socket = createSocket('udp4');
-      return new Promise<Socket>((resolve) =>
-        socket.bind(0, `127.0.1.${i + 1}`, () => resolve(socket)),
-      );
-    }),
-  );
-  const packet = Buffer.alloc(1157);
-  packet.set([0x01, 16, 2, 0x03, 0x00]);
-  for (let f = 0; f < 288; f++) {
-    const v = Math.round(8000 * Math.sin((2 * Math.PI * 440 * f) / 48000));
-    packet.writeInt16LE(v, 5 + f * 4);
-    packet.writeInt16LE(v, 7 + f * 4);
-  }
-  const timer = setInterval(() => {
-    for (const s of senders) s.send(packet, port, '127.0.0.1');
-  }, 6);
-  return () => {
-    clearInterval(timer);
-    for (const s of senders) s.close();
-  };
-}
-
-const receivers = await Promise.all(
-  Array.from({ length: 16 }, () => {
-    const socket = createSocket('udp4');
-    socket.on('message', () => {});
-    return new Promise<Socket>((resolve) => socket.bind(0, '127.0.0.1', () => resolve(socket)));
-  }),
-);
+const sinks = await receivers(16);
 const run = await start();
 let stopAudio = () => {};
 try {
@@ -125,11 +94,14 @@ try {
   );
   await floor.context.close();
 
-  await populate(run, receivers);
+  await populate(run, sinks);
   const stats = (await run.api('GET', '/api/stats')).body as {
     engine: { ports: { scream: number[] } };
   };
-  stopAudio = await sendAudio(stats.engine.ports.scream[0]!, 4);
+  stopAudio = await sendScream(
+    stats.engine.ports.scream[0]!,
+    [1, 2, 3, 4].map((i) => `127.0.1.${i}`),
+  );
 
   const live = await run.open('/', { width: 1440, height: 900 });
   await live.page.waitForFunction(
@@ -178,6 +150,6 @@ try {
   );
 } finally {
   stopAudio();
-  for (const r of receivers) r.close();
+  for (const r of sinks) r.close();
   await run.close();
 }

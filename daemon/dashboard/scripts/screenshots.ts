@@ -3,10 +3,11 @@
 // content/docs/images/, made small with pngquant when it is installed (Debian: pngquant). Re-run
 // after a visible change to the dashboard and commit the images.
 import { execFileSync } from 'node:child_process';
-import { createSocket, type Socket } from 'node:dgram';
+import type { Socket } from 'node:dgram';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
+import { receivers, sendScream } from '../e2e/harness/audio';
 import { type Running, ready, start } from '../e2e/harness/dashboard';
 
 const out = fileURLToPath(new URL('../../../content/docs/images/', import.meta.url));
@@ -114,37 +115,7 @@ async function demo(run: Running, receivers: Socket[]) {
   });
 }
 
-/** Scream audio (a 440 Hz tone) from the Desktop PC's address, and from a sender nobody added. */
-async function sendAudio(port: number): Promise<() => void> {
-  const bind = (address: string) =>
-    new Promise<Socket>((resolve) => {
-      const socket = createSocket('udp4');
-      socket.bind(0, address, () => resolve(socket));
-    });
-  const senders = [await bind('127.0.2.1'), await bind('127.0.2.9')];
-  const packet = Buffer.alloc(1157);
-  packet.set([0x01, 16, 2, 0x03, 0x00]);
-  for (let f = 0; f < 288; f++) {
-    const v = Math.round(6000 * Math.sin((2 * Math.PI * 440 * f) / 48000));
-    packet.writeInt16LE(v, 5 + f * 4);
-    packet.writeInt16LE(v, 7 + f * 4);
-  }
-  const timer = setInterval(() => {
-    for (const s of senders) s.send(packet, port, '127.0.0.1');
-  }, 6);
-  return () => {
-    clearInterval(timer);
-    for (const s of senders) s.close();
-  };
-}
-
-const receivers = await Promise.all(
-  Array.from({ length: 4 }, () => {
-    const socket = createSocket('udp4');
-    socket.on('message', () => {});
-    return new Promise<Socket>((resolve) => socket.bind(0, '127.0.0.1', () => resolve(socket)));
-  }),
-);
+const sinks = await receivers(4);
 const run = await start();
 let stop = () => {};
 try {
@@ -153,11 +124,12 @@ try {
   await shoot(first.page, 'dashboard-first-run');
   await first.context.close();
 
-  await demo(run, receivers);
+  await demo(run, sinks);
   const stats = (await run.api('GET', '/api/stats')).body as {
     engine: { ports: { scream: number[] } };
   };
-  stop = await sendAudio(stats.engine.ports.scream[0]!);
+  // The Desktop PC's address, and a sender nobody added (the banner).
+  stop = await sendScream(stats.engine.ports.scream[0]!, ['127.0.2.1', '127.0.2.9']);
   for (const theme of ['light', 'dark'] as const) {
     const { page, context } = await run.open('/', { width: 1280, height: 800, theme });
     await ready(page);
@@ -186,6 +158,6 @@ try {
   await eq.context.close();
 } finally {
   stop();
-  for (const r of receivers) r.close();
+  for (const r of sinks) r.close();
   await run.close();
 }

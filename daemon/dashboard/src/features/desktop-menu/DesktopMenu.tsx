@@ -2,10 +2,9 @@
 // with their volume and enable switches, and media controls for sources with a VNC host.
 import { useLive } from '../../api/hooks';
 import type { Sink, Source } from '../../api/schema';
-import { NextIcon, PlayPauseIcon, PrevIcon } from '../../ui/icons';
 import { Toasts } from '../../ui/toasts';
-import { media } from '../entities/actions';
 import { CardControls } from '../entities/CardControls';
+import { MediaButtons } from '../entities/MediaButtons';
 
 export function DesktopMenu() {
   const config = useLive((s) => s.config);
@@ -47,43 +46,14 @@ function Section({
           {entries.map((entry) => (
             <li key={entry.config_id} className="menu-row">
               <span className="menu-row-name">{entry.name}</span>
-              {kind === 'source' && (entry as Source).vnc_ip && <MediaButtons name={entry.name} />}
+              {kind === 'source' && (entry as Source).vnc_ip && (
+                <MediaButtons source={entry.name} named />
+              )}
               <CardControls kind={kind} entity={entry} compact />
             </li>
           ))}
         </ul>
       )}
     </section>
-  );
-}
-
-function MediaButtons({ name }: { name: string }) {
-  return (
-    <span className="media">
-      <button
-        type="button"
-        className="icon-button"
-        aria-label={`Previous track on ${name}`}
-        onClick={() => void media(name, 'prevtrack')}
-      >
-        <PrevIcon />
-      </button>
-      <button
-        type="button"
-        className="icon-button"
-        aria-label={`Play or pause ${name}`}
-        onClick={() => void media(name, 'play')}
-      >
-        <PlayPauseIcon />
-      </button>
-      <button
-        type="button"
-        className="icon-button"
-        aria-label={`Next track on ${name}`}
-        onClick={() => void media(name, 'nexttrack')}
-      >
-        <NextIcon />
-      </button>
-    </span>
   );
 }

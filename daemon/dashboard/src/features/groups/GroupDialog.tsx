@@ -6,6 +6,7 @@ import type { Sink, Source } from '../../api/schema';
 import { Dialog } from '../../ui/Dialog';
 import { Field } from '../../ui/Field';
 import { closeDialog } from '../dialogs';
+import { LevelFields } from '../entities/fields';
 import { changedFields, FormActions, FormError, numberOrText, useApiForm } from '../entities/form';
 
 interface Props {
@@ -82,12 +83,7 @@ export default function GroupDialog({ kind, group }: Props) {
           )}
         </fieldset>
         <div className="form-grid">
-          <Field label="Volume (0 to 1)" errors={form.errors('volume')}>
-            <input {...form.text('volume')} type="number" step="0.01" min="0" max="1" />
-          </Field>
-          <Field label="Delay (ms)" errors={form.errors('delay')}>
-            <input {...form.text('delay')} type="number" step="10" min="0" max="5000" />
-          </Field>
+          <LevelFields form={form} />
         </div>
         <label className="checkbox">
           <input {...form.check('enabled')} /> Enabled

@@ -4,10 +4,10 @@
 import { useLive } from '../../api/hooks';
 import type { Source } from '../../api/schema';
 import { Chip } from '../../ui/Chip';
-import { NextIcon, PlayPauseIcon, PrevIcon } from '../../ui/icons';
 import { VolumeSlider } from '../../ui/VolumeSlider';
-import { media, setVolume } from '../entities/actions';
+import { setVolume } from '../entities/actions';
 import { MuteButton } from '../entities/CardControls';
+import { MediaButtons } from '../entities/MediaButtons';
 import { activeSource } from './registry';
 
 /** The active source: the one chosen on this device, else the first favorite source, else the first. */
@@ -44,34 +44,7 @@ export function ActiveSource() {
         <strong>{source.name}</strong>
         {chip && <Chip chip={chip} />}
       </div>
-      {source.vnc_ip && (
-        <div className="media">
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Previous track"
-            onClick={() => void media(source.name, 'prevtrack')}
-          >
-            <PrevIcon />
-          </button>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Play or pause"
-            onClick={() => void media(source.name, 'play')}
-          >
-            <PlayPauseIcon />
-          </button>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Next track"
-            onClick={() => void media(source.name, 'nexttrack')}
-          >
-            <NextIcon />
-          </button>
-        </div>
-      )}
+      {source.vnc_ip && <MediaButtons source={source.name} />}
       <div className="active-volume">
         <MuteButton kind="source" entity={source} />
         <VolumeSlider

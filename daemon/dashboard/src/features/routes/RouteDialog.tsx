@@ -8,6 +8,7 @@ import { routeName } from '../../lib/names';
 import { Dialog } from '../../ui/Dialog';
 import { Field } from '../../ui/Field';
 import { closeDialog } from '../dialogs';
+import { LevelFields } from '../entities/fields';
 import { changedFields, FormActions, FormError, numberOrText, useApiForm } from '../entities/form';
 
 interface Props {
@@ -84,12 +85,7 @@ export default function RouteDialog({ route, initial }: Props) {
           />
         </Field>
         <div className="form-grid">
-          <Field label="Volume (0 to 1)" errors={form.errors('volume')}>
-            <input {...form.text('volume')} type="number" step="0.01" min="0" max="1" />
-          </Field>
-          <Field label="Delay (ms)" errors={form.errors('delay')}>
-            <input {...form.text('delay')} type="number" step="10" min="0" max="5000" />
-          </Field>
+          <LevelFields form={form} />
         </div>
         <label className="checkbox">
           <input {...form.check('enabled')} /> Enabled

@@ -6,7 +6,6 @@ import {
   CHANNEL_LAYOUTS,
   DEFAULT_SINK_PORT,
   LAYOUT_CHANNELS,
-  SAMPLE_RATES,
   SINK_PROTOCOLS,
   type Sink,
   type SinkInput,
@@ -14,6 +13,7 @@ import {
 import { Dialog } from '../../ui/Dialog';
 import { Field } from '../../ui/Field';
 import { closeDialog } from '../dialogs';
+import { LevelFields, SampleRateField } from '../entities/fields';
 import {
   changedFields,
   FormActions,
@@ -110,15 +110,7 @@ export default function SinkDialog({ sink }: { sink?: Sink }) {
               ))}
             </select>
           </Field>
-          <Field label="Sample rate" errors={form.errors('sample_rate')}>
-            <select {...form.text('sample_rate')}>
-              {SAMPLE_RATES.map((r) => (
-                <option key={r} value={r}>
-                  {r} Hz
-                </option>
-              ))}
-            </select>
-          </Field>
+          <SampleRateField form={form} name="sample_rate" />
           <Field label="Channel layout" errors={form.errors('channel_layout')}>
             <select
               {...layout}
@@ -143,12 +135,7 @@ export default function SinkDialog({ sink }: { sink?: Sink }) {
         {editing && (
           <fieldset className="form-grid">
             <legend>Playback</legend>
-            <Field label="Volume (0 to 1)" errors={form.errors('volume')}>
-              <input {...form.text('volume')} type="number" step="0.01" min="0" max="1" />
-            </Field>
-            <Field label="Delay (ms)" errors={form.errors('delay')}>
-              <input {...form.text('delay')} type="number" step="10" min="0" max="5000" />
-            </Field>
+            <LevelFields form={form} />
             <label className="checkbox">
               <input {...form.check('volume_normalization')} /> Volume normalisation
             </label>

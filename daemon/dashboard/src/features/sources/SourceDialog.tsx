@@ -1,16 +1,11 @@
 // Add Source (Scream Source or RTP Source) and Edit of a source: the fields the RTP source docs
 // list, plus volume, delay and the VNC host when editing. One POST or one PUT.
 import { api } from '../../api/client';
-import {
-  RTP_DEFAULTS,
-  RTP_FORMATS,
-  SAMPLE_RATES,
-  type Source,
-  type SourceInput,
-} from '../../api/schema';
+import { RTP_DEFAULTS, RTP_FORMATS, type Source, type SourceInput } from '../../api/schema';
 import { Dialog } from '../../ui/Dialog';
 import { Field } from '../../ui/Field';
 import { closeDialog } from '../dialogs';
+import { LevelFields, SampleRateField } from '../entities/fields';
 import {
   changedFields,
   FormActions,
@@ -118,12 +113,7 @@ export default function SourceDialog({ rtp = false, source }: Props) {
         {editing && (
           <fieldset className="form-grid">
             <legend>Playback</legend>
-            <Field label="Volume (0 to 1)" errors={form.errors('volume')}>
-              <input {...form.text('volume')} type="number" step="0.01" min="0" max="1" />
-            </Field>
-            <Field label="Delay (ms)" errors={form.errors('delay')}>
-              <input {...form.text('delay')} type="number" step="10" min="0" max="5000" />
-            </Field>
+            <LevelFields form={form} />
             <label className="checkbox">
               <input {...form.check('enabled')} /> Enabled
             </label>
@@ -179,15 +169,7 @@ function RtpFields({
           ))}
         </select>
       </Field>
-      <Field label="Sample rate" errors={form.errors('rtp.sample_rate')}>
-        <select {...form.text('rtp.sample_rate')}>
-          {SAMPLE_RATES.map((r) => (
-            <option key={r} value={r}>
-              {r} Hz
-            </option>
-          ))}
-        </select>
-      </Field>
+      <SampleRateField form={form} name="rtp.sample_rate" />
       <Field label="Channels" errors={form.errors('rtp.channels')}>
         <input {...form.text('rtp.channels')} type="number" min="1" max="8" />
       </Field>
