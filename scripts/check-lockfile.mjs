@@ -25,7 +25,9 @@ export function lockfileDifferences(committed, installed) {
   const problems = [];
   for (const key of ['name', 'version', 'lockfileVersion']) {
     if (committed[key] !== installed[key]) {
-      problems.push(`${key}: ${JSON.stringify(committed[key])} -> ${JSON.stringify(installed[key])}`);
+      problems.push(
+        `${key}: ${JSON.stringify(committed[key])} -> ${JSON.stringify(installed[key])}`,
+      );
     }
   }
   const before = committed.packages ?? {};

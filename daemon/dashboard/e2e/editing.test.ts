@@ -130,14 +130,16 @@ describe('editing from the dashboard', () => {
     assert.match((await alert.textContent()) ?? '', /used by route 'Desktop PC to Kitchen'/);
     assert.equal((await config(run)).sources.length, 2);
     await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
 
     const before = (await config(run)).routes[0]!;
     await page.getByRole('button', { name: 'Actions for Desktop PC to Kitchen' }).click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
-    await page
-      .getByRole('alertdialog', { name: 'Delete route Desktop PC to Kitchen?' })
-      .getByRole('button', { name: 'Delete' })
-      .click();
+    const deleting = page.getByRole('alertdialog', { name: 'Delete route Desktop PC to Kitchen?' });
+    await deleting.getByRole('button', { name: 'Delete' }).click();
+    // While the dialog is open the rest of the page is hidden from the accessibility tree, so
+    // wait for the dialog to go before looking for the card.
+    await deleting.waitFor({ state: 'detached' });
     await page
       .getByRole('article', { name: 'Desktop PC to Kitchen' })
       .waitFor({ state: 'detached' });

@@ -63,8 +63,17 @@ describe('live', () => {
     // Each key waits for what dnd-kit announces to screen readers (it moves one frame later).
     await first.page.keyboard.press('Space');
     await first.page.getByText('Over Living Room.').waitFor();
-    await first.page.keyboard.press('ArrowUp');
-    await first.page.getByText('Over Office.').waitFor();
+    // The sensor listens for the arrows once the drag has started; Office is first, so a second
+    // press (on a slow machine) changes nothing.
+    for (let attempt = 0; ; attempt++) {
+      await first.page.keyboard.press('ArrowUp');
+      try {
+        await first.page.getByText('Over Office.').waitFor({ timeout: 1000 });
+        break;
+      } catch (error) {
+        if (attempt === 10) throw error;
+      }
+    }
     await first.page.keyboard.press('Space');
     await first.page.waitForFunction(
       () =>

@@ -54,25 +54,23 @@ export function onDragEnd({ active, over }: DragEndEvent): void {
   }
 }
 
-const nameOf = (id: string | number) => {
+/** The name of what is dragged or hovered: a connect drag carries it; favorites are looked up. */
+function nameOf(item: { id: string | number; data: { current?: unknown } }): string {
+  const data = dataOf(item);
+  if (data && 'name' in data) return data.name;
   const config = live.getState().config;
   const all = [...(config?.sources ?? []), ...(config?.sinks ?? []), ...(config?.routes ?? [])];
-  return all.find((e) => e.config_id === String(id))?.name ?? String(id);
-};
+  return all.find((e) => e.config_id === String(item.id))?.name ?? String(item.id);
+}
 
 /** What a screen reader hears while dragging. */
 export const announcements: Announcements = {
-  onDragStart: ({ active }) => {
-    const data = dataOf(active);
-    return data?.type === 'connect'
-      ? `Picked up ${data.name}. Move onto a sink and drop to play it there.`
-      : `Picked up ${nameOf(active.id)}.`;
-  },
-  onDragOver: ({ active, over }) =>
-    over
-      ? `${dataOf(active)?.type === 'connect' ? 'Over sink' : 'Over'} ${dataOf(over)?.type === 'sink-target' ? (dataOf(over) as { name: string }).name : nameOf(over.id)}.`
-      : undefined,
+  onDragStart: ({ active }) =>
+    dataOf(active)?.type === 'connect'
+      ? `Picked up ${nameOf(active)}. Move onto a sink and drop to play it there.`
+      : `Picked up ${nameOf(active)}.`,
+  onDragOver: ({ over }) => (over ? `Over ${nameOf(over)}.` : undefined),
   onDragEnd: ({ active, over }) =>
-    over ? `Dropped ${nameOf(active.id)}.` : `Put ${nameOf(active.id)} back.`,
-  onDragCancel: ({ active }) => `Cancelled moving ${nameOf(active.id)}.`,
+    over ? `Dropped ${nameOf(active)} on ${nameOf(over)}.` : `Put ${nameOf(active)} back.`,
+  onDragCancel: ({ active }) => `Cancelled moving ${nameOf(active)}.`,
 };
