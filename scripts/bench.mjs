@@ -23,6 +23,11 @@ const benches = [
     what: 'configuration solver: nested groups and 1,000 entities vs chain enumeration',
   },
   {
+    name: 'dashboard',
+    script: 'bench-dashboard.mjs',
+    what: 'dashboard first-load JS vs an empty React app, frame times with 112 entries and live stats',
+  },
+  {
     name: 'site',
     script: 'bench-site.mjs',
     what: 'website page weight and Lighthouse vs an empty Next.js page',

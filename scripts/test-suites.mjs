@@ -47,6 +47,21 @@ export const suites = [
     format: 'node-test',
   },
   { name: 'daemon', min: 570, cmd: 'npm', args: ['test', '-w', 'daemon'], format: 'node-test' },
+  {
+    name: 'dashboard: unit',
+    min: 25,
+    cmd: 'npm',
+    args: ['test', '-w', 'daemon/dashboard'],
+    format: 'node-test',
+  },
+  // Headless Chromium against a real daemon (engine on, ephemeral ports) serving dashboard/dist.
+  {
+    name: 'dashboard: e2e',
+    min: 26,
+    cmd: 'npm',
+    args: ['run', 'e2e', '-w', 'daemon/dashboard'],
+    format: 'node-test',
+  },
   { name: 'site: unit', min: 170, cmd: 'npm', args: ['test', '-w', 'site'], format: 'jest' },
   // The real esptool-js against the simulated ESP32-S3 (ROM + stub loader protocol), in Node;
   // the simulator against esptool sessions recorded with real ESP32-S3 boards.

@@ -9,13 +9,16 @@ import { frameworkErrors, MAX_PARAM_LENGTH } from './http/error-body.js';
 import { useBoundedJson } from './http/json-body.js';
 import auth from './plugins/auth.js';
 import configStore from './plugins/config-store.js';
+import dashboard from './plugins/dashboard.js';
 import errorHandler from './plugins/error-handler.js';
 import discoveryRoutes from './routes/discovery/index.js';
 import equalizerRoutes from './routes/equalizers/index.js';
 import routeRoutes from './routes/routes/index.js';
 import sinkRoutes from './routes/sinks/index.js';
 import sourceRoutes from './routes/sources/index.js';
+import favoriteRoutes from './routes/system/favorites.js';
 import systemRoutes from './routes/system/index.js';
+import networkRoutes from './routes/system/network.js';
 import { serializerCompiler, validatorCompiler } from './schema/compilers.js';
 import { openapiOptions } from './schema/openapi.js';
 import { sharedSchemas } from './schema/validate.js';
@@ -37,6 +40,8 @@ export interface AppOptions {
   readonly engineBinding?: EngineClass;
   /** DISCOVERY (`readDiscoverySettings()`); absent or null: SAP and mDNS open no socket. */
   readonly discovery?: DiscoverySettings | null;
+  /** The built dashboard served at `/` (default: daemon/dashboard/dist). */
+  readonly dashboardDirectory?: string;
 }
 
 /** Options for the Fastify instance the app is registered on (server.ts and tests). */
@@ -94,6 +99,11 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
   });
   await fastify.register(routeRoutes, { prefix: '/routes' });
   await fastify.register(equalizerRoutes, { prefix: '/equalizers' });
+  await fastify.register(favoriteRoutes);
+  await fastify.register(networkRoutes, { engineBind: options.engine?.bind ?? null });
+  await fastify.register(dashboard, {
+    ...(options.dashboardDirectory ? { directory: options.dashboardDirectory } : {}),
+  });
 };
 
 export const app = fp(tributary, { name: 'tributary', fastify: '5.x' });

@@ -49,21 +49,25 @@ export async function startDaemon(dir: string, env: Record<string, string> = {})
     text += c;
   });
   const urls = await new Promise<{ api: string; http: string | null }>((resolve, reject) => {
+    // Killed if it does not listen within 30 s; a daemon that started lives as long as the test.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`daemon did not start within 30 s:\n${text}`));
+    }, 30_000).unref();
     const check = () => {
       // The startup summary, complete once its last row (the API token) has arrived.
       if (!/Tributary \S+ is running[\s\S]*?API token:/.test(text)) return;
       const api = /API:\s+(https:\/\/127\.0\.0\.1:\d+)/.exec(text);
       const http = /HTTP:\s+(http:\/\/127\.0\.0\.1:\d+) redirects/.exec(text);
-      if (api) resolve({ api: api[1]!, http: http?.[1] ?? null });
+      if (api) {
+        clearTimeout(timer);
+        resolve({ api: api[1]!, http: http?.[1] ?? null });
+      }
     };
     child.stdout!.on('data', check);
     child.once('exit', (code) =>
       reject(new Error(`daemon exited with ${code} before listening:\n${text}`)),
     );
-    setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`daemon did not start within 30 s:\n${text}`));
-    }, 30_000).unref();
   });
   const ca = env.CERTIFICATE
     ? readFileSync(env.CERTIFICATE, 'utf8')

@@ -12,7 +12,7 @@ function preset(name: string, gains: Partial<Record<EqBandKey, number>>): Equali
 
 /** No sinks, sources or routes: the daemon starts empty and is configured through the API. */
 export function defaultConfig(): ConfigPart {
-  return { sinks: [], sources: [], routes: [], ...discoveryDefaults() };
+  return { sinks: [], sources: [], routes: [], favorites: [], ...discoveryDefaults() };
 }
 
 /** A few presets to start from (gains are linear: 1.0 flat). */

@@ -17,6 +17,7 @@ import {
   parseConfigText,
   parseEqualizersText,
 } from './documents.js';
+import { existingFavorites, mergeFavorites } from './favorites.js';
 import { type MergeConflict, mergeLists, mergeSection } from './merge.js';
 import { type Config, emptyConfig, type Kind, LIST_OF, validateConfig } from './model.js';
 import { damage, damageMessage, keepLastGood, lastGoodPath, readLastGood } from './shrink-guard.js';
@@ -77,7 +78,8 @@ export function adoptIds(base: ConfigPart, theirs: Parsed<ConfigPart>): void {
   }
 }
 
-/** config.yaml: sinks, sources and routes, merged by config_id; the sap and mdns sections. */
+/** config.yaml: sinks, sources and routes, merged by config_id; the sap and mdns sections;
+ * the favorites. */
 export function configDocument(path: string): Doc<ConfigPart> {
   return {
     path: path,
@@ -95,20 +97,25 @@ export function configDocument(path: string): Doc<ConfigPart> {
       routes: c.routes,
       sap: c.sap,
       mdns: c.mdns,
+      favorites: c.favorites,
     }),
-    merge: (base, ours, theirs, conflicts) => ({
-      sinks: mergeLists(base.sinks, ours.sinks, theirs.sinks, (e) => e.config_id, conflicts),
-      sources: mergeLists(
-        base.sources,
-        ours.sources,
-        theirs.sources,
-        (e) => e.config_id,
-        conflicts,
-      ),
-      routes: mergeLists(base.routes, ours.routes, theirs.routes, (e) => e.config_id, conflicts),
-      sap: mergeSection('sap', base.sap, ours.sap, theirs.sap, conflicts),
-      mdns: mergeSection('mdns', base.mdns, ours.mdns, theirs.mdns, conflicts),
-    }),
+    merge: (base, ours, theirs, conflicts) => {
+      const entries = {
+        sinks: mergeLists(base.sinks, ours.sinks, theirs.sinks, (e) => e.config_id, conflicts),
+        sources: mergeLists(
+          base.sources,
+          ours.sources,
+          theirs.sources,
+          (e) => e.config_id,
+          conflicts,
+        ),
+        routes: mergeLists(base.routes, ours.routes, theirs.routes, (e) => e.config_id, conflicts),
+        sap: mergeSection('sap', base.sap, ours.sap, theirs.sap, conflicts),
+        mdns: mergeSection('mdns', base.mdns, ours.mdns, theirs.mdns, conflicts),
+      };
+      const favorites = mergeFavorites(base.favorites, ours.favorites, theirs.favorites);
+      return { ...entries, favorites: existingFavorites(favorites, entries) };
+    },
     validate: (value) => validateConfig({ ...value, equalizers: [] }),
     adopt: adoptIds,
   };

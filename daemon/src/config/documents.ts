@@ -9,6 +9,7 @@ import { Route } from '../schema/route.js';
 import { Sink } from '../schema/sink.js';
 import { RtpSettings, Source } from '../schema/source.js';
 import { check, makeProblem } from '../schema/validate.js';
+import { existingFavorites } from './favorites.js';
 import { bandsOf, complete, validateConfig } from './model.js';
 
 /** A configuration file that cannot be used, with every problem found in it. */
@@ -23,7 +24,10 @@ export class ConfigFileError extends Error {
   }
 }
 
-export type ConfigPart = Pick<Config, 'sinks' | 'sources' | 'routes' | 'sap' | 'mdns'>;
+export type ConfigPart = Pick<
+  Config,
+  'sinks' | 'sources' | 'routes' | 'sap' | 'mdns' | 'favorites'
+>;
 export type EqualizersPart = Pick<Config, 'equalizers'>;
 
 export interface Parsed<T> {
@@ -64,7 +68,7 @@ export function parseConfigText(text: string, file: string): Parsed<ConfigPart> 
     if (input.config_id === undefined) generatedIds.add(entity.config_id);
     return entity;
   };
-  const value: ConfigPart = {
+  const entries = {
     sinks: raw.sinks.map((s) => withId(s, complete('sink', s))),
     sources: raw.sources.map((s) => withId(s, complete('source', s))),
     routes: raw.routes.map((r) => withId(r, complete('route', r))),
@@ -72,6 +76,7 @@ export function parseConfigText(text: string, file: string): Parsed<ConfigPart> 
     sap: raw.sap as Config['sap'],
     mdns: raw.mdns as Config['mdns'],
   };
+  const value: ConfigPart = { ...entries, favorites: existingFavorites(raw.favorites, entries) };
   const semantic = validateConfig({ ...value, equalizers: [] });
   if (semantic.length > 0) throw new ConfigFileError(file, semantic);
   return { value, generatedIds, revision: raw.revision ?? null };
@@ -86,7 +91,13 @@ export function parseEqualizersText(text: string, file: string): Parsed<Equalize
   const equalizers = (data as EqualizersFile).equalizers.map(
     (p) => ({ name: p.name, ...bandsOf(p as EqualizerPreset) }) as EqualizerPreset,
   );
-  const semantic = validateConfig({ sinks: [], sources: [], routes: [], equalizers });
+  const semantic = validateConfig({
+    sinks: [],
+    sources: [],
+    routes: [],
+    equalizers,
+    favorites: [],
+  });
   if (semantic.length > 0) throw new ConfigFileError(file, semantic);
   return { value: { equalizers }, generatedIds: new Set(), revision: revision ?? null };
 }
@@ -155,6 +166,8 @@ export function configText(config: ConfigPart, revision = 0): string {
       routes: config.routes.map((e) => ordered(e, ROUTE_ORDER)),
       sap: config.sap,
       mdns: config.mdns,
+      // Starred entries (config_ids, in order), written only once there are some.
+      ...(config.favorites.length > 0 ? { favorites: config.favorites } : {}),
     },
   );
 }

@@ -25,6 +25,7 @@ import type { Route, RouteInput, RoutePatch } from '../schema/route.js';
 import type { Sink, SinkInput, SinkPatch } from '../schema/sink.js';
 import type { Source, SourceInput, SourcePatch } from '../schema/source.js';
 import { makeProblem } from '../schema/validate.js';
+import { favoriteProblems } from './favorites.js';
 
 export type { Config };
 export type Kind = 'sink' | 'source' | 'route';
@@ -51,7 +52,14 @@ export type Entries = Omit<Config, 'sap' | 'mdns'>;
 export const LIST_OF = { sink: 'sinks', source: 'sources', route: 'routes' } as const;
 
 export function emptyConfig(): Config {
-  return { sinks: [], sources: [], routes: [], equalizers: [], ...discoveryDefaults() };
+  return {
+    sinks: [],
+    sources: [],
+    routes: [],
+    equalizers: [],
+    favorites: [],
+    ...discoveryDefaults(),
+  };
 }
 
 /** The sap and mdns sections with every field at its default. */
@@ -217,10 +225,11 @@ export function deleteEntity(config: Config, kind: Kind, name: string): void {
   const users = referrers(config, kind, name);
   if (users.length > 0) throw new InUseError(kind, name, users.join(', '));
   const list = listOf(config, kind) as Entity[];
-  list.splice(
+  const [removed] = list.splice(
     list.findIndex((e) => e.name === name),
     1,
   );
+  config.favorites = config.favorites.filter((id) => id !== removed!.config_id);
 }
 
 export function findPreset(config: Readonly<Config>, name: string): EqualizerPreset {
@@ -286,6 +295,7 @@ export function validateConfig(config: Entries): Problem[] {
   config.equalizers.forEach((p, i) => {
     unique(presetNames, p.name, `equalizers[${i}]`, 'name', problems);
   });
+  problems.push(...favoriteProblems(config));
   return problems;
 }
 

@@ -11,77 +11,39 @@ import {
   Type,
 } from '@sinclair/typebox';
 
-/** Centre frequencies (Hz) of the 18 equalizer bands b1..b18 (half-octave steps from C2). */
-export const EQ_BAND_FREQUENCIES_HZ = [
-  65.406, 92.499, 130.81, 185.0, 261.63, 369.99, 523.25, 739.99, 1046.5, 1480.0, 2093.0, 2960.0,
-  4186.0, 5919.9, 8372.0, 11840, 16744, 20000,
-] as const;
-export const EQ_BAND_COUNT = 18;
-export const EQ_BAND_KEYS = [
-  'b1',
-  'b2',
-  'b3',
-  'b4',
-  'b5',
-  'b6',
-  'b7',
-  'b8',
-  'b9',
-  'b10',
-  'b11',
-  'b12',
-  'b13',
-  'b14',
-  'b15',
-  'b16',
-  'b17',
-  'b18',
-] as const;
-export type EqBandKey = (typeof EQ_BAND_KEYS)[number];
+// Plain values (no TypeBox) live in constants.ts, so the dashboard and the solver can use them
+// without the schema builder; they are re-exported here for everything else.
+import {
+  DELAY_MAX_MS,
+  DELAY_MIN_MS,
+  EQ_BAND_FREQUENCIES_HZ,
+  EQ_GAIN_MAX,
+  EQ_GAIN_MIN,
+  FLAT_EQUALIZER,
+  VOLUME_MAX,
+  VOLUME_MIN,
+} from './constants.js';
 
-export const VOLUME_MIN = 0;
-export const VOLUME_MAX = 1;
-export const DELAY_MIN_MS = 0;
-export const DELAY_MAX_MS = 5000;
-export const EQ_GAIN_MIN = 0;
-export const EQ_GAIN_MAX = 2;
-export const DEFAULT_SINK_PORT = 4010;
-export const DEFAULT_VNC_PORT = 5900;
-export const SAMPLE_RATES = [44100, 48000, 88200, 96000, 192000] as const;
-export const BIT_DEPTHS = [16, 24, 32] as const;
-export const CHANNEL_LAYOUTS = [
-  'mono',
-  'stereo',
-  'quad',
-  'surround',
-  '3.1',
-  '4.0',
-  '5.1',
-  '5.1(side)',
-  '7.1',
-] as const;
-
-/** How many channels each layout has (the engine's layouts: `surround` is FL FR FC BC). */
-export const LAYOUT_CHANNELS: Readonly<Record<(typeof CHANNEL_LAYOUTS)[number], number>> = {
-  mono: 1,
-  stereo: 2,
-  quad: 4,
-  surround: 4,
-  '3.1': 4,
-  '4.0': 4,
-  '5.1': 6,
-  '5.1(side)': 6,
-  '7.1': 8,
-};
-
-/** The layout a channel count gets when only the count is given. */
-export const DEFAULT_LAYOUT: Readonly<Partial<Record<number, (typeof CHANNEL_LAYOUTS)[number]>>> = {
-  1: 'mono',
-  2: 'stereo',
-  4: 'quad',
-  6: '5.1',
-  8: '7.1',
-};
+export {
+  BIT_DEPTHS,
+  CHANNEL_LAYOUTS,
+  DEFAULT_LAYOUT,
+  DEFAULT_SINK_PORT,
+  DEFAULT_VNC_PORT,
+  DELAY_MAX_MS,
+  DELAY_MIN_MS,
+  EQ_BAND_COUNT,
+  EQ_BAND_FREQUENCIES_HZ,
+  EQ_BAND_KEYS,
+  EQ_GAIN_MAX,
+  EQ_GAIN_MIN,
+  type EqBandKey,
+  FLAT_EQUALIZER,
+  LAYOUT_CHANNELS,
+  SAMPLE_RATES,
+  VOLUME_MAX,
+  VOLUME_MIN,
+} from './constants.js';
 
 /**
  * A value that may also be null, as a JSON Schema type array (`["string", "null"]`): a
@@ -216,10 +178,6 @@ const bandProperties = {
   b18: band(18),
 };
 export type BandProperties = typeof bandProperties;
-
-export const FLAT_EQUALIZER: Readonly<Record<EqBandKey, number>> = Object.freeze(
-  Object.fromEntries(EQ_BAND_KEYS.map((k) => [k, 1])) as Record<EqBandKey, number>,
-);
 
 const equalizerDescription =
   'An 18-band equalizer: one linear gain per band, 0.0 to 2.0, 1.0 flat. Equalizers of all ' +

@@ -9,6 +9,7 @@ import {
   SapSettingsInput,
 } from './discovery.js';
 import { EqualizerPreset, EqualizerPresetInput } from './equalizer-preset.js';
+import { FavoriteList, favoriteList } from './favorites.js';
 import { Route, RouteInput } from './route.js';
 import { Sink, SinkInput } from './sink.js';
 import { Source, SourceInput } from './source.js';
@@ -36,6 +37,7 @@ export const ConfigFile = Type.Object(
     routes: Type.Array(Type.Ref(RouteInput), { default: [], description: 'Routes.' }),
     sap: Type.Optional(Type.Ref(SapSettingsInput, { default: SAP_DEFAULTS })),
     mdns: Type.Optional(Type.Ref(MdnsSettingsInput, { default: MDNS_DEFAULTS })),
+    favorites: favoriteList({ default: [] }),
   },
   named('ConfigFile', {
     description: 'The contents of config.yaml.',
@@ -67,11 +69,12 @@ export const Config = Type.Object(
     equalizers: Type.Array(Type.Ref(EqualizerPreset)),
     sap: Type.Ref(SapSettings),
     mdns: Type.Ref(MdnsSettings),
+    favorites: FavoriteList,
   },
   named('Config', {
     description:
-      'The whole configuration: sinks, sources, routes, equalizer presets and the discovery ' +
-      'settings (sap, mdns).',
+      'The whole configuration: sinks, sources, routes, equalizer presets, the discovery ' +
+      'settings (sap, mdns) and the favorites.',
   }),
 );
 export type Config = Static<typeof Config>;

@@ -18,10 +18,11 @@ import {
   StringEnum,
   Volume,
 } from './common.js';
+import { SINK_PROTOCOLS } from './constants.js';
 import { AutoAdded } from './discovery.js';
 import { entitySchemas } from './entity.js';
 
-export const SINK_PROTOCOLS = ['scream', 'rtp', 'tcp'] as const;
+export { SINK_PROTOCOLS };
 
 export const portRules = { minimum: 1, maximum: 65535 } as const;
 export const Port = Type.Integer({ ...portRules, examples: [DEFAULT_SINK_PORT] });

@@ -16,12 +16,12 @@ import {
   Volume,
   withDefaults,
 } from './common.js';
+import { DEFAULT_RTP_PORT, RTP_DEFAULTS, RTP_FORMATS } from './constants.js';
 import { AutoAdded } from './discovery.js';
 import { entitySchemas } from './entity.js';
 import { Port, portRules } from './sink.js';
 
-export const RTP_FORMATS = ['S16BE', 'L16', 'S16LE', 'L24', 'S24BE'] as const;
-export const DEFAULT_RTP_PORT = 40000;
+export { DEFAULT_RTP_PORT, RTP_DEFAULTS, RTP_FORMATS };
 
 const rtpFields = {
   listen_ip: Nullable(IpAddress, {
@@ -61,17 +61,6 @@ const rtpFields = {
     examples: [false],
   }),
 };
-
-export const RTP_DEFAULTS = {
-  listen_ip: null,
-  port: DEFAULT_RTP_PORT,
-  format: 'S16BE',
-  sample_rate: 48000,
-  channels: 2,
-  payload_type: null,
-  time_sync: false,
-  sap: false,
-} as const;
 
 const rtpDescription =
   'RTP reception settings for a source that arrives as RTP rather than Scream; null for ' +

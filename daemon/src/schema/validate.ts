@@ -17,6 +17,7 @@ import {
   SapSettingsPatch,
 } from './discovery.js';
 import { EqualizerPreset, EqualizerPresetInput } from './equalizer-preset.js';
+import { Favorites } from './favorites.js';
 import { Config, ConfigFile, ConfigMessage, EqualizersFile } from './files.js';
 import { ErrorResponse, Problem } from './problem.js';
 import { Route, RouteInput, RoutePatch } from './route.js';
@@ -52,6 +53,7 @@ export const sharedSchemas: readonly TSchema[] = [
   ConfigMessage,
   ConfigFile,
   EqualizersFile,
+  Favorites,
   Problem,
   ErrorResponse,
 ];

@@ -102,9 +102,9 @@ describe('API_TOKEN', () => {
       401,
     );
     assert.equal(
-      (await app.inject('/no/such/route')).statusCode,
+      (await app.inject('/sinks/no/such/route')).statusCode,
       401,
-      'no probing of routes without the token',
+      'no probing of API routes without the token',
     );
     await assert.rejects(app.injectWS('/ws/config'), /401|Unexpected server response/);
     const ws = await app.injectWS('/ws/config', { headers: { authorization: 'Bearer s3cret' } });

@@ -120,6 +120,7 @@ export const arbConfig = fc
         route(`r${i}`, pick(allSources, a), pick(allSinks, b), lv()),
       ),
       equalizers: [],
+      favorites: [],
     };
     return c;
   });

@@ -1,0 +1,136 @@
+// A real Tributary daemon (`tributary serve` in a child process: HTTPS with its self-signed
+// certificate, the audio engine on, ephemeral ports on 127.0.0.1, a temporary configuration
+// directory) serving the built dashboard, and Debian's Chromium driven by playwright-core.
+import { deepStrictEqual } from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Daemon, startDaemon } from '../../../test/daemon-process';
+
+export const dashboardDir = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The engine on loopback with ports the system picks (never the well-known ones). */
+export const ENGINE_ENV = {
+  ENGINE: 'on',
+  ENGINE_BIND: '127.0.0.1',
+  SCREAM_PORTS: '0',
+  SCREAM_TAGGED_PORT: 'off',
+  RTP_PORTS: '0',
+};
+
+/** Builds the dashboard once when dist/ is missing (the `build` suite normally has). */
+export function ensureBuilt(): void {
+  if (existsSync(join(dashboardDir, 'dist', 'index.html'))) return;
+  execFileSync('npx', ['vite', 'build'], {
+    cwd: dashboardDir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+export interface Running {
+  readonly daemon: Daemon;
+  readonly dir: string;
+  /** GET/POST/... the API as a script would (with the token when there is one). */
+  readonly api: Daemon['call'];
+  readonly browser: Browser;
+  /** A page in a fresh browser context at `path` (default /), console errors collected. */
+  open(path?: string, options?: OpenOptions): Promise<WatchedPage>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  readonly width?: number;
+  readonly height?: number;
+  readonly theme?: 'light' | 'dark';
+  /** Reuse a context (a second tab of the same browser profile). */
+  readonly context?: BrowserContext;
+}
+
+export interface WatchedPage {
+  readonly page: Page;
+  readonly context: BrowserContext;
+  /** Console errors, uncaught exceptions and failed sub-requests seen so far. */
+  readonly errors: string[];
+}
+
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export async function start(env: Record<string, string> = {}): Promise<Running> {
+  ensureBuilt();
+  const dir = mkdtempSync(join(tmpdir(), 'tributary-dashboard-e2e-'));
+  const daemon = await startDaemon(dir, { ...ENGINE_ENV, ...env });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: chromiumArgs,
+    headless: true,
+  });
+  return {
+    daemon,
+    dir,
+    api: daemon.call,
+    browser,
+    async open(path = '/', options = {}) {
+      const context =
+        options.context ??
+        (await browser.newContext({
+          baseURL: daemon.apiUrl,
+          ignoreHTTPSErrors: true,
+          viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+          colorScheme: options.theme ?? 'light',
+        }));
+      // tsx names functions with a __name helper; functions sent to page.evaluate need it too.
+      if (!options.context)
+        await context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+      await page.goto(path);
+      return { page, context, errors };
+    },
+    async close() {
+      await browser.close();
+      await daemon.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The configuration as GET /api/config answers it. */
+export async function config(running: Running) {
+  const res = await running.api('GET', '/api/config');
+  return (res.body as { config: import('../../src/api/schema').Config }).config;
+}
+
+/** Resolves once the dashboard shows its panels (the live configuration has arrived). */
+export async function ready(page: Page): Promise<void> {
+  await page.getByRole('heading', { name: /^Sources/ }).waitFor();
+}
+
+/** Polls `read` until it returns `expected` (deep-equal) or 5 s pass; then asserts it. */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  expected: T,
+  timeoutMs = 5000,
+): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  let last = await read();
+  while (JSON.stringify(last) !== JSON.stringify(expected) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 50));
+    last = await read();
+  }
+  deepStrictEqual(last, expected);
+}

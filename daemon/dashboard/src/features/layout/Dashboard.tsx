@@ -1,0 +1,228 @@
+// The dashboard: top bar, Active Source, what needs attention, then Sources | Routes | Sinks
+// (one list with collapsible sections on a phone) with the route lines between them on a desktop.
+import {
+  DndContext,
+  DragOverlay,
+  type DragStartEvent,
+  KeyboardSensor,
+  PointerSensor,
+  TouchSensor,
+  useSensor,
+  useSensors,
+} from '@dnd-kit/core';
+import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
+import { DropdownMenu } from 'radix-ui';
+import { useRef, useState } from 'react';
+import { useLive } from '../../api/hooks';
+import type { Config, Route, Sink, Source } from '../../api/schema';
+import { DESKTOP, useMediaQuery } from '../../app/media-query';
+import { useShortcuts } from '../../app/useShortcuts';
+import { matchesQuery } from '../../lib/search';
+import { PlusIcon } from '../../ui/icons';
+import { Toasts } from '../../ui/toasts';
+import { DialogHost, openDialog } from '../dialogs';
+import { RoutesEmpty } from '../onboarding/RoutesEmpty';
+import { SinksEmpty } from '../onboarding/SinksEmpty';
+import { SourcesEmpty } from '../onboarding/SourcesEmpty';
+import { RouteCard } from '../routes/RouteCard';
+import { SinkCard } from '../sinks/SinkCard';
+import { SourceCard } from '../sources/SourceCard';
+import { ActiveSource, useActiveSource } from './ActiveSource';
+import { Banners } from './Banners';
+import { Column } from './Column';
+import { announcements, collisions, onDragEnd } from './drag';
+import { RouteLines } from './RouteLines';
+import { TopBar } from './TopBar';
+import { VisualizerSlot } from './VisualizerSlot';
+
+function filter(config: Config, query: string) {
+  return {
+    sources: config.sources.filter((s) =>
+      matchesQuery(query, [
+        s.name,
+        s.ip,
+        s.tag,
+        s.rtp ? 'rtp' : 'scream',
+        s.is_group ? 'group' : null,
+        ...s.group_members,
+      ]),
+    ),
+    sinks: config.sinks.filter((s) =>
+      matchesQuery(query, [
+        s.name,
+        s.ip,
+        s.port,
+        s.protocol,
+        s.is_group ? 'group' : null,
+        ...s.group_members,
+      ]),
+    ),
+    routes: config.routes.filter((r) => matchesQuery(query, [r.name, r.source, r.sink])),
+  };
+}
+
+const favoritesOf = (config: Config, list: readonly { config_id: string }[]) => {
+  const ids = new Set(list.map((e) => e.config_id));
+  return config.favorites.filter((id) => ids.has(id));
+};
+
+export function Dashboard() {
+  const config = useLive((s) => s.config);
+  const connection = useLive((s) => s.connection);
+  const [query, setQuery] = useState('');
+  const searchRef = useRef<HTMLInputElement>(null);
+  const columnsRef = useRef<HTMLDivElement>(null);
+  const desktop = useMediaQuery(DESKTOP);
+  const active = useActiveSource();
+  const [dragging, setDragging] = useState<string | null>(null);
+  useShortcuts(active, searchRef);
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(TouchSensor, { activationConstraint: { delay: 200, tolerance: 6 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+
+  const shown = config ? filter(config, query) : null;
+  return (
+    <>
+      <a href="#panels" className="skip-link">
+        Skip to the panels
+      </a>
+      <TopBar query={query} onQuery={setQuery} searchRef={searchRef} />
+      <main id="panels" className="dashboard" tabIndex={-1}>
+        {!config || !shown ? (
+          <p className="loading" role="status">
+            {connection === 'reconnecting'
+              ? 'Reconnecting to the server…'
+              : 'Connecting to the server…'}
+          </p>
+        ) : (
+          <>
+            <ActiveSource />
+            <Banners />
+            <DndContext
+              sensors={sensors}
+              collisionDetection={collisions}
+              accessibility={{ announcements }}
+              onDragStart={({ active: a }: DragStartEvent) =>
+                setDragging(
+                  (a.data.current as { type?: string; name?: string })?.type === 'connect'
+                    ? (a.data.current as { name: string }).name
+                    : null,
+                )
+              }
+              onDragEnd={(event) => {
+                setDragging(null);
+                onDragEnd(event);
+              }}
+              onDragCancel={() => setDragging(null)}
+            >
+              <div className="columns" ref={columnsRef}>
+                <Column<Source>
+                  kind="source"
+                  title="Sources"
+                  entries={shown.sources}
+                  total={config.sources.length}
+                  favorites={favoritesOf(config, config.sources)}
+                  renderCard={(source, handle) => <SourceCard source={source} handle={handle} />}
+                  actions={<SourceActions />}
+                  empty={<SourcesEmpty />}
+                  collapsible={!desktop}
+                />
+                <Column<Route>
+                  kind="route"
+                  title="Routes"
+                  entries={shown.routes}
+                  total={config.routes.length}
+                  favorites={favoritesOf(config, config.routes)}
+                  renderCard={(route, handle) => <RouteCard route={route} handle={handle} />}
+                  actions={
+                    <button
+                      type="button"
+                      className="button button-small"
+                      onClick={() => openDialog({ type: 'add-route' })}
+                    >
+                      <PlusIcon /> Add Route
+                    </button>
+                  }
+                  empty={
+                    <RoutesEmpty canRoute={config.sources.length > 0 && config.sinks.length > 0} />
+                  }
+                  collapsible={!desktop}
+                />
+                <Column<Sink>
+                  kind="sink"
+                  title="Sinks"
+                  entries={shown.sinks}
+                  total={config.sinks.length}
+                  favorites={favoritesOf(config, config.sinks)}
+                  renderCard={(sink, handle) => <SinkCard sink={sink} handle={handle} />}
+                  actions={
+                    <>
+                      <button
+                        type="button"
+                        className="button button-small"
+                        onClick={() => openDialog({ type: 'add-sink' })}
+                      >
+                        <PlusIcon /> Add Sink
+                      </button>
+                      <button
+                        type="button"
+                        className="button button-small button-secondary"
+                        onClick={() => openDialog({ type: 'add-group', kind: 'sink' })}
+                      >
+                        Create Group
+                      </button>
+                    </>
+                  }
+                  empty={<SinksEmpty />}
+                  collapsible={!desktop}
+                />
+                {desktop && <RouteLines container={columnsRef} />}
+              </div>
+              <DragOverlay dropAnimation={null}>
+                {dragging && <div className="drag-chip">{dragging} → drop on a sink</div>}
+              </DragOverlay>
+            </DndContext>
+            <VisualizerSlot />
+          </>
+        )}
+      </main>
+      <DialogHost />
+      <Toasts />
+    </>
+  );
+}
+
+function SourceActions() {
+  return (
+    <>
+      <DropdownMenu.Root modal={false}>
+        <DropdownMenu.Trigger className="button button-small">
+          <PlusIcon /> Add Source
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
+          <DropdownMenu.Item
+            className="menu-item"
+            onSelect={() => openDialog({ type: 'add-source', rtp: false })}
+          >
+            Scream Source
+          </DropdownMenu.Item>
+          <DropdownMenu.Item
+            className="menu-item"
+            onSelect={() => openDialog({ type: 'add-source', rtp: true })}
+          >
+            RTP Source
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Root>
+      <button
+        type="button"
+        className="button button-small button-secondary"
+        onClick={() => openDialog({ type: 'add-group', kind: 'source' })}
+      >
+        Create Group
+      </button>
+    </>
+  );
+}

@@ -1,0 +1,78 @@
+// Where each card is on screen, for the route lines: cards register their element by config_id,
+// and the lines are redrawn when one appears, goes, or changes size.
+import { useCallback, useSyncExternalStore } from 'react';
+
+const elements = new Map<string, HTMLElement>();
+const listeners = new Set<() => void>();
+let resize: ResizeObserver | null = null;
+
+function changed(): void {
+  for (const listener of listeners) listener();
+}
+
+export function cardElement(id: string): HTMLElement | undefined {
+  return elements.get(id);
+}
+
+/** Called on every change of a card's presence or size (the lines redraw). */
+export function onCardsChange(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** A ref callback that registers the card's element under its config_id. */
+export function useCardRef(id: string): (element: HTMLElement | null) => void {
+  return useCallback(
+    (element: HTMLElement | null) => {
+      resize ??= typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(changed);
+      const previous = elements.get(id);
+      if (previous && previous !== element) {
+        resize?.unobserve(previous);
+        elements.delete(id);
+      }
+      if (element) {
+        elements.set(id, element);
+        resize?.observe(element);
+      }
+      changed();
+    },
+    [id],
+  );
+}
+
+// The selected route (a click on its line) and the active source, shared by the cards.
+function store<T>(initial: T, persistKey?: string) {
+  let value = initial;
+  if (persistKey) {
+    try {
+      value = (localStorage.getItem(persistKey) as T | null) ?? initial;
+    } catch {}
+  }
+  const subs = new Set<() => void>();
+  return {
+    get: () => value,
+    set(next: T) {
+      value = next;
+      if (persistKey) {
+        try {
+          localStorage.setItem(persistKey, String(next));
+        } catch {}
+      }
+      for (const s of subs) s();
+    },
+    useValue(): T {
+      return useSyncExternalStore(
+        (listener) => {
+          subs.add(listener);
+          return () => subs.delete(listener);
+        },
+        () => value,
+      );
+    },
+  };
+}
+
+/** config_id of the route whose line was clicked. */
+export const selectedRoute = store<string>('');
+/** config_id of the active source, remembered on this device. */
+export const activeSource = store<string>('', 'tributary-active-source');

@@ -1,0 +1,69 @@
+import { useDroppable } from '@dnd-kit/core';
+import { memo, type ReactNode, useId } from 'react';
+import { useLive } from '../../api/hooks';
+import type { Sink } from '../../api/schema';
+import { Chip } from '../../ui/Chip';
+import { CardControls, FavoriteButton } from '../entities/CardControls';
+import { sinkCounters, sinkFormat, sinkKind } from '../entities/describe';
+import { EntityMenu } from '../entities/EntityMenu';
+import { useCardRef } from '../layout/registry';
+import { Members } from '../sources/Members';
+
+/** A sink: where audio goes. Dropping a source's port on it creates a route. */
+export const SinkCard = memo(function SinkCard({
+  sink,
+  handle,
+}: {
+  sink: Sink;
+  handle?: ReactNode;
+}) {
+  const register = useCardRef(sink.config_id);
+  const { setNodeRef, isOver } = useDroppable({
+    id: `drop:${sink.config_id}`,
+    data: { type: 'sink-target', name: sink.name },
+  });
+  const titleId = useId();
+  const format = sinkFormat(sink);
+  return (
+    <article
+      ref={(element) => {
+        register(element);
+        setNodeRef(element);
+      }}
+      className="card"
+      data-drop-over={isOver || undefined}
+      aria-labelledby={titleId}
+    >
+      <div className="card-head">
+        {handle}
+        <h3 className="card-title" id={titleId}>
+          <span className="card-name">{sink.name}</span>
+        </h3>
+        <FavoriteButton entity={sink} />
+        <EntityMenu kind="sink" name={sink.name} />
+      </div>
+      <p className="card-meta">
+        {sinkKind(sink)}
+        {format && <> · {format}</>}
+      </p>
+      <SinkStatus id={sink.config_id} />
+      {sink.is_group && <Members names={sink.group_members} />}
+      <CardControls kind="sink" entity={sink} />
+    </article>
+  );
+});
+
+/** The live part of the card (once a second): state chip and counters. */
+function SinkStatus({ id }: { id: string }) {
+  const activity = useLive((s) => s.activity.sinks.get(id));
+  return (
+    <div className="card-state">
+      {activity && <Chip chip={activity.chip} />}
+      {activity?.stats && (
+        <span className="card-stats">
+          {sinkCounters(activity.stats, activity.underrunsLastMinute)}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,151 @@
+// Add Sink and Edit of a sink: name, address, protocol and output format (channels follow the
+// layout), plus volume, delay and normalisation when editing. One POST or one PUT.
+import { api } from '../../api/client';
+import {
+  BIT_DEPTHS,
+  CHANNEL_LAYOUTS,
+  DEFAULT_SINK_PORT,
+  LAYOUT_CHANNELS,
+  SINK_PROTOCOLS,
+  type Sink,
+  type SinkInput,
+} from '../../api/schema';
+import { Dialog } from '../../ui/Dialog';
+import { Field } from '../../ui/Field';
+import { closeDialog } from '../dialogs';
+import { LevelFields, SampleRateField } from '../entities/fields';
+import {
+  changedFields,
+  FormActions,
+  FormError,
+  nullable,
+  nullableNumber,
+  numberOrText,
+  useApiForm,
+} from '../entities/form';
+
+const PROTOCOL_WORDS: Record<(typeof SINK_PROTOCOLS)[number], string> = {
+  scream: 'Scream (UDP)',
+  rtp: 'RTP',
+  tcp: 'TCP (raw PCM)',
+};
+
+export default function SinkDialog({ sink }: { sink?: Sink }) {
+  const form = useApiForm({
+    name: sink?.name ?? '',
+    ip: sink?.ip ?? '',
+    port: String(sink?.port ?? DEFAULT_SINK_PORT),
+    protocol: sink?.protocol ?? 'scream',
+    bit_depth: String(sink?.bit_depth ?? 16),
+    sample_rate: String(sink?.sample_rate ?? 48000),
+    channel_layout: sink?.channel_layout ?? 'stereo',
+    channels: String(sink?.channels ?? 2),
+    volume: String(sink?.volume ?? 1),
+    delay: String(sink?.delay ?? 0),
+    volume_normalization: sink?.volume_normalization ?? false,
+    enabled: sink?.enabled ?? true,
+  });
+  const v = form.values;
+  const editing = sink !== undefined;
+
+  const body = () => {
+    const fields = {
+      name: v.name.trim(),
+      ip: nullable(v.ip),
+      port: nullableNumber(v.port),
+      protocol: v.protocol,
+      bit_depth: numberOrText(v.bit_depth),
+      sample_rate: numberOrText(v.sample_rate),
+      channel_layout: v.channel_layout,
+      channels: numberOrText(v.channels),
+    };
+    if (!editing) return fields;
+    return {
+      ...fields,
+      volume: numberOrText(v.volume),
+      delay: numberOrText(v.delay),
+      volume_normalization: v.volume_normalization,
+      enabled: v.enabled,
+    };
+  };
+  const save = form.submit(() =>
+    editing
+      ? api.update('sink', sink.name, changedFields(sink, body() as never) as never)
+      : api.add('sink', body() as unknown as SinkInput),
+  );
+  const layout = form.text('channel_layout');
+
+  return (
+    <Dialog title={editing ? `Edit sink ${sink.name}` : 'Add Sink'} onClose={closeDialog} wide>
+      <form onSubmit={save} noValidate>
+        <FormError error={form.formError} />
+        <div className="form-grid">
+          <Field label="Name" errors={form.errors('name')}>
+            <input {...form.text('name')} autoComplete="off" required />
+          </Field>
+          <Field label="IP" hint="Where the audio is sent." errors={form.errors('ip')}>
+            <input {...form.text('ip')} inputMode="decimal" autoComplete="off" />
+          </Field>
+          <Field label="Port" hint="Scream receivers listen on 4010." errors={form.errors('port')}>
+            <input {...form.text('port')} type="number" min="1" max="65535" />
+          </Field>
+          <Field label="Protocol" errors={form.errors('protocol')}>
+            <select {...form.text('protocol')}>
+              {SINK_PROTOCOLS.map((p) => (
+                <option key={p} value={p}>
+                  {PROTOCOL_WORDS[p]}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+        <fieldset className="form-grid">
+          <legend>Output format</legend>
+          <Field label="Bit depth" errors={form.errors('bit_depth')}>
+            <select {...form.text('bit_depth')}>
+              {BIT_DEPTHS.map((b) => (
+                <option key={b} value={b}>
+                  {b}-bit
+                </option>
+              ))}
+            </select>
+          </Field>
+          <SampleRateField form={form} name="sample_rate" />
+          <Field label="Channel layout" errors={form.errors('channel_layout')}>
+            <select
+              {...layout}
+              onChange={(event) => {
+                layout.onChange(event);
+                const channels =
+                  LAYOUT_CHANNELS[event.target.value as keyof typeof LAYOUT_CHANNELS];
+                form.set('channels', String(channels));
+              }}
+            >
+              {CHANNEL_LAYOUTS.map((l) => (
+                <option key={l} value={l}>
+                  {l}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Channels" hint="Follows the layout." errors={form.errors('channels')}>
+            <input {...form.text('channels')} type="number" min="1" max="8" />
+          </Field>
+        </fieldset>
+        {editing && (
+          <fieldset className="form-grid">
+            <legend>Playback</legend>
+            <LevelFields form={form} />
+            <label className="checkbox">
+              <input {...form.check('volume_normalization')} /> Volume normalisation
+            </label>
+            <label className="checkbox">
+              <input {...form.check('enabled')} /> Enabled
+            </label>
+          </fieldset>
+        )}
+        <FormActions busy={form.busy} submitLabel={editing ? 'Save' : 'Add sink'} />
+      </form>
+    </Dialog>
+  );
+}

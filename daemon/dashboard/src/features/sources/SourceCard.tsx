@@ -1,0 +1,85 @@
+import { useDraggable } from '@dnd-kit/core';
+import { memo, type ReactNode, useId } from 'react';
+import { useLive } from '../../api/hooks';
+import type { Source } from '../../api/schema';
+import { Chip } from '../../ui/Chip';
+import { CardControls, FavoriteButton } from '../entities/CardControls';
+import { sourceAddress, sourceCounters, sourceKind } from '../entities/describe';
+import { EntityMenu } from '../entities/EntityMenu';
+import { activeSource, useCardRef } from '../layout/registry';
+import { Members } from './Members';
+
+/** A source: click its name to make it the active source; drag its port onto a sink to route it. */
+export const SourceCard = memo(function SourceCard({
+  source,
+  handle,
+}: {
+  source: Source;
+  handle?: ReactNode;
+}) {
+  const active = activeSource.useValue() === source.config_id;
+  const ref = useCardRef(source.config_id);
+  const titleId = useId();
+  const address = sourceAddress(source);
+  return (
+    <article ref={ref} className="card" data-active={active || undefined} aria-labelledby={titleId}>
+      <div className="card-head">
+        {handle}
+        <h3 className="card-title" id={titleId}>
+          <button
+            type="button"
+            className="card-name"
+            aria-pressed={active}
+            title="Make it the active source"
+            onClick={() => activeSource.set(source.config_id)}
+          >
+            {source.name}
+          </button>
+        </h3>
+        <FavoriteButton entity={source} />
+        <EntityMenu kind="source" name={source.name} />
+      </div>
+      <p className="card-meta">
+        {sourceKind(source)}
+        {address && <> · {address}</>}
+      </p>
+      <SourceStatus id={source.config_id} />
+      {source.is_group && <Members names={source.group_members} />}
+      <CardControls kind="source" entity={source} />
+      <ConnectPort source={source} />
+    </article>
+  );
+});
+
+/** The live part of the card (once a second): state chip and counters. */
+function SourceStatus({ id }: { id: string }) {
+  const activity = useLive((s) => s.activity.sources.get(id));
+  return (
+    <div className="card-state">
+      {activity && <Chip chip={activity.chip} />}
+      {activity?.stats && activity.stats.packets > 0 && (
+        <span className="card-stats">{sourceCounters(activity.stats)}</span>
+      )}
+    </div>
+  );
+}
+
+/** The output port on the card's right edge: drag it onto a sink to create a route. */
+function ConnectPort({ source }: { source: Source }) {
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({
+    id: `connect:${source.config_id}`,
+    data: { type: 'connect', name: source.name },
+  });
+  return (
+    <button
+      ref={setNodeRef}
+      type="button"
+      className="port"
+      data-dragging={isDragging || undefined}
+      aria-label={`Connect ${source.name} to a sink`}
+      title="Drag onto a sink to play this source there"
+      {...attributes}
+      {...listeners}
+    />
+  );
+}

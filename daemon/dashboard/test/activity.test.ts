@@ -1,0 +1,273 @@
+// The state chips from /ws/stats: counters over time, the configuration and the solver's output.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { FLAT_EQUALIZER } from '../../src/schema/constants';
+import { SINK_DEFAULTS } from '../../src/schema/sink';
+import { SOURCE_DEFAULTS } from '../../src/schema/source';
+import { type Config, type StatsMessage, solve } from '../src/api/schema';
+import { ActivityTracker, computeActivity } from '../src/lib/activity';
+
+/** Discovery as /api/stats reports it with DISCOVERY=off. */
+const DISCOVERY_OFF: StatsMessage['discovery'] = {
+  enabled: false,
+  sap: {
+    state: 'off',
+    error: null,
+    port: 9875,
+    groups: [],
+    packets: 0,
+    announcements: 0,
+    deletions: 0,
+    malformed: 0,
+    unsupported: 0,
+    own: 0,
+    last_problem: null,
+    streams: [],
+    announcer: {
+      state: 'off',
+      error: null,
+      announced: 0,
+      sent: 0,
+      deletions: 0,
+      send_errors: 0,
+      last_error: null,
+    },
+  },
+  mdns: {
+    state: 'off',
+    error: null,
+    hostname: null,
+    advertised: [],
+    packets: 0,
+    malformed: 0,
+    queries_sent: 0,
+    devices: [],
+    sync: { to_devices: 0, from_devices: 0, errors: 0, last_error: null },
+  },
+};
+
+let ids = 0;
+const id = () => `00000000-0000-4000-8000-${String(++ids).padStart(12, '0')}`;
+const source = (name: string, extra = {}) => ({
+  ...SOURCE_DEFAULTS,
+  group_members: [],
+  name,
+  config_id: id(),
+  equalizer: FLAT_EQUALIZER,
+  rtp: null,
+  ...extra,
+});
+const sink = (name: string, extra = {}) => ({
+  ...SINK_DEFAULTS,
+  group_members: [],
+  name,
+  config_id: id(),
+  equalizer: FLAT_EQUALIZER,
+  ...extra,
+});
+
+function setup() {
+  const pc = source('PC', { ip: '10.0.0.2' });
+  const tv = source('TV', { ip: '10.0.0.3' });
+  const kitchen = sink('Kitchen', { ip: '10.0.0.9' });
+  const hall = sink('Hall', { ip: '10.0.0.8' });
+  const both = sink('Both', { is_group: true, group_members: ['Kitchen', 'Hall'] });
+  const route = {
+    name: 'r',
+    source: 'PC',
+    sink: 'Kitchen',
+    enabled: true,
+    volume: 1,
+    delay: 0,
+    config_id: id(),
+    equalizer: FLAT_EQUALIZER,
+  };
+  const config = {
+    sources: [pc, tv],
+    sinks: [kitchen, hall, both],
+    routes: [route],
+    equalizers: [],
+    favorites: [],
+  } as unknown as Config;
+  return { config, pc, tv, kitchen, hall, both, route };
+}
+
+function stats(
+  c: ReturnType<typeof setup>,
+  packets: number,
+  extra: Partial<StatsMessage> = {},
+  underruns = 0,
+): StatsMessage {
+  const counters = {
+    bytes: 0,
+    late: 0,
+    reordered: 0,
+    duplicates: 0,
+    malformed: 0,
+    rtcp_packets: 0,
+    jitter_ms: 1,
+    buffer_ms: 40,
+    drift_ppm: 3,
+    format: 'scream s16le 48000 Hz 2 ch',
+  };
+  return {
+    type: 'stats',
+    engine: {
+      state: 'running',
+      error: null,
+      revision: 1,
+      rejected: null,
+      restarts: 0,
+      last_fault: null,
+      quarantined: [],
+      uptime_s: 1,
+      cpu_s: 0,
+      cpu_percent: 1,
+      queue_overflows: 0,
+      unknown_packets: 0,
+      malformed_unknown: 0,
+      problems: [],
+      ports: { scream: [4010], tagged: null, rtp: [40000] },
+    },
+    sources: [{ config_id: c.pc.config_id, name: 'PC', packets, lost: 0, ...counters }],
+    sinks: [
+      {
+        config_id: c.kitchen.config_id,
+        name: 'Kitchen',
+        packets: packets * 2,
+        bytes: 0,
+        underruns,
+        send_errors: 0,
+        queue_bytes: 0,
+        max_late_ms: 0,
+      },
+    ],
+    unknown_senders: [],
+    discovery: DISCOVERY_OFF,
+    ...extra,
+  };
+}
+
+test('a source whose packets grow is playing, and so are its sinks, route and their groups', () => {
+  const c = setup();
+  const solved = solve(c.config);
+  const tracker = new ActivityTracker();
+  tracker.observe(stats(c, 100), 0);
+  tracker.observe(stats(c, 200), 1000);
+  const a = computeActivity(c.config, solved, stats(c, 200), tracker, 1000);
+  assert.equal(a.sources.get(c.pc.config_id)?.chip.state, 'playing');
+  assert.equal(a.sinks.get(c.kitchen.config_id)?.chip.state, 'playing');
+  assert.equal(a.sinks.get(c.hall.config_id)?.chip.state, 'silent');
+  assert.equal(a.sinks.get(c.both.config_id)?.chip.label, '1 playing');
+  assert.equal(a.routes.get(c.route.config_id)?.chip.state, 'playing');
+  assert.deepEqual(a.playsOn.get(c.pc.config_id), ['Kitchen']);
+  assert.equal(a.sources.get(c.tv.config_id)?.chip.label, 'no signal');
+});
+
+test('packets that stop: no signal for N s; the sink goes silent', () => {
+  const c = setup();
+  const solved = solve(c.config);
+  const tracker = new ActivityTracker();
+  tracker.observe(stats(c, 100), 0);
+  tracker.observe(stats(c, 200), 1000);
+  for (let t = 2000; t <= 9000; t += 1000) tracker.observe(stats(c, 200), t);
+  const a = computeActivity(c.config, solved, stats(c, 200), tracker, 9000);
+  assert.equal(a.sources.get(c.pc.config_id)?.chip.label, 'no signal for 8 s');
+  assert.equal(a.sinks.get(c.kitchen.config_id)?.chip.state, 'silent');
+});
+
+test('loss and underruns in the last minute are problems; older ones are forgotten', () => {
+  const c = setup();
+  const solved = solve(c.config);
+  const tracker = new ActivityTracker();
+  const lossy = (packets: number, lost: number, underruns: number) => {
+    const s = stats(c, packets, {}, underruns);
+    s.sources[0]!.lost = lost;
+    return s;
+  };
+  tracker.observe(lossy(100, 0, 0), 0);
+  tracker.observe(lossy(200, 3, 2), 1000);
+  let a = computeActivity(c.config, solved, lossy(200, 3, 2), tracker, 1000);
+  assert.equal(a.sources.get(c.pc.config_id)?.chip.label, 'playing, 3 lost');
+  assert.equal(a.sinks.get(c.kitchen.config_id)?.chip.label, 'playing, 2 underruns');
+  for (let t = 2000; t <= 63_000; t += 1000) tracker.observe(lossy(200 + t / 10, 3, 2), t);
+  a = computeActivity(c.config, solved, lossy(6500, 3, 2), tracker, 63_000);
+  assert.equal(a.sources.get(c.pc.config_id)?.chip.state, 'playing');
+  assert.equal(a.sinks.get(c.kitchen.config_id)?.underrunsLastMinute, 0);
+});
+
+test('a configured source heard by the engine but not routed is "not routed", not an unknown sender', () => {
+  const c = setup();
+  const solved = solve(c.config);
+  const tracker = new ActivityTracker();
+  const heard = stats(c, 0, {
+    unknown_senders: [
+      {
+        kind: 'scream',
+        address: '10.0.0.3',
+        port: 4010,
+        tag: null,
+        packets: 50,
+        format: null,
+        last_seen_ms_ago: 10,
+      },
+      {
+        kind: 'rtp',
+        address: '10.0.0.77',
+        port: 40000,
+        tag: null,
+        packets: 50,
+        format: null,
+        last_seen_ms_ago: 10,
+      },
+      {
+        kind: 'scream',
+        address: '10.0.0.78',
+        port: 4010,
+        tag: null,
+        packets: 5,
+        format: null,
+        last_seen_ms_ago: 60_000,
+      },
+    ],
+  });
+  tracker.observe(heard, 0);
+  const a = computeActivity(c.config, solved, heard, tracker, 0);
+  assert.equal(a.sources.get(c.tv.config_id)?.chip.state, 'unrouted');
+  assert.deepEqual(
+    a.unknownSenders.map((u) => u.address),
+    ['10.0.0.77'],
+  );
+});
+
+test('disabled entries are off; a failed engine says so on every card', () => {
+  const c = setup();
+  c.config.routes[0]!.enabled = false;
+  const solved = solve(c.config);
+  const tracker = new ActivityTracker();
+  const failed = stats(c, 0);
+  failed.engine.state = 'failed';
+  failed.engine.error = 'port 4010 in use';
+  const a = computeActivity(c.config, solved, failed, tracker, 0);
+  assert.equal(a.routes.get(c.route.config_id)?.chip.state, 'off');
+  assert.equal(a.sources.get(c.pc.config_id)?.chip.label, 'engine failed');
+  assert.equal(a.sources.get(c.pc.config_id)?.chip.detail, 'port 4010 in use');
+});
+
+test('a source with packets in the first statistics is "checking" until the second shows growth', () => {
+  const c = setup();
+  const solved = solve(c.config);
+  const tracker = new ActivityTracker();
+  tracker.observe(stats(c, 500), 0);
+  assert.equal(
+    computeActivity(c.config, solved, stats(c, 500), tracker, 0).sources.get(c.pc.config_id)?.chip
+      .label,
+    'checking',
+  );
+  tracker.observe(stats(c, 650), 1000);
+  assert.equal(
+    computeActivity(c.config, solved, stats(c, 650), tracker, 1000).sources.get(c.pc.config_id)
+      ?.chip.state,
+    'playing',
+  );
+});
