@@ -6,7 +6,6 @@
 // the sum over groups of their members' reach, not the number of chains: nested groups that
 // share members (G0={S}, Hk={Gk-1}, Gk={Gk-1,Hk}) have 2^k chains, and enumerating them took
 // seconds at depth 18.
-import type { Equalizer } from '../schema/common.js';
 import {
   DELAY_MAX_MS,
   DELAY_MIN_MS,
