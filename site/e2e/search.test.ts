@@ -75,8 +75,8 @@ describe('search', () => {
     await page.keyboard.press('Escape');
     assert.equal(await page.getByRole('dialog').isVisible(), false);
     // Typing "/" inside a field does not hijack it.
-    await page.keyboard.press('/');
-    await input.waitFor();
+    // ("/" opens search again; pressed until it does, as a loaded machine may still be closing it.)
+    await pressUntilVisible(page, '/', input);
     await input.fill('a/b');
     assert.equal(await input.inputValue(), 'a/b');
     assert.deepEqual(errors, []);

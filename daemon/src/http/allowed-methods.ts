@@ -17,6 +17,8 @@ export class AllowedMethods {
 
   /** Records a route (Fastify's onRoute hook). */
   add(method: string | string[], url: string): void {
+    // A catch-all (the dashboard's `/*`) does not make every URL a known one.
+    if (url.includes('*')) return;
     const pattern = patternOf(url);
     let route = this.#routes.find((r) => r.pattern.source === pattern.source);
     if (!route) {

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { RouteNotFoundError } from '../errors.js';
+import { RouteNotFoundError, UrlTooLongError } from '../errors.js';
+import { MAX_PARAM_LENGTH } from '../http/error-body.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -92,8 +93,15 @@ export default fp(
       schema: { hide: true },
       handler: async (request, reply) => {
         const pathname = pathOf(request.url);
-        if (pathname === null || isApiPath(pathname))
-          throw new RouteNotFoundError(request.method, request.url);
+        if (pathname === null || isApiPath(pathname)) {
+          // No API route took it. The router falls back to this wildcard also when a path
+          // segment is longer than any parameter may be: answer that as the API would (414).
+          const segments = request.url.split('?')[0]?.split('/') ?? [];
+          if (segments.some((s) => s.length > MAX_PARAM_LENGTH)) {
+            throw new UrlTooLongError(MAX_PARAM_LENGTH);
+          }
+          return reply.callNotFound(); // the API's 404, or 405 with Allow
+        }
         const isFile = FILE_PATH.test(pathname) && !pathname.includes('..');
         if (!built) {
           if (isFile) throw new RouteNotFoundError(request.method, request.url);

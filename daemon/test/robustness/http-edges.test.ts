@@ -111,7 +111,8 @@ describe('odd requests', () => {
       ours(res.body, 405);
       assert.equal(res.body.code, 'TRIBUTARY_METHOD_NOT_ALLOWED');
     }
-    const missing = await call({ method: 'GET', url: '/nowhere' });
+    // Paths outside the API's prefixes are the dashboard's client routes (index.html).
+    const missing = await call({ method: 'GET', url: '/api/nowhere' });
     assert.equal(missing.status, 404);
     ours(missing.body, 404);
   });
