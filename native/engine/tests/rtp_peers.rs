@@ -8,7 +8,7 @@ use std::net::UdpSocket;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use tributary_dsp::SampleFormat;
-use tributary_engine::rtp::RtpFormat;
+use tributary_engine::wire::rtp::RtpFormat;
 use tributary_engine::SinkProtocol;
 
 fn have(tool: &str) -> bool {
@@ -250,7 +250,7 @@ fn rtp_packets_are_frame_aligned_at_most_1152_bytes_with_sender_reports() {
     assert!(packets.len() > 50);
     let mut last: Option<(u16, u32)> = None;
     for (_, p) in &packets {
-        let r = tributary_engine::rtp::parse(p).unwrap();
+        let r = tributary_engine::wire::rtp::parse(p).unwrap();
         assert!(
             r.payload.len() <= 1152 && r.payload.len() % 18 == 0,
             "{}",
@@ -265,7 +265,9 @@ fn rtp_packets_are_frame_aligned_at_most_1152_bytes_with_sender_reports() {
     }
     let sr = reports.first().expect("an RTCP sender report at start");
     assert!(matches!(
-        tributary_engine::rtcp::parse(&sr.1).next(),
-        Some(Ok(tributary_engine::rtcp::RtcpPacket::SenderReport { .. }))
+        tributary_engine::wire::rtcp::parse(&sr.1).next(),
+        Some(Ok(
+            tributary_engine::wire::rtcp::RtcpPacket::SenderReport { .. }
+        ))
     ));
 }

@@ -1,0 +1,12 @@
+//! The graph between sources and sinks.
+//!
+//! - [`tap`]: one source read at one delay and converted to one sink rate, once, for every
+//!   path that needs exactly that (its [`reader`] keeps the jitter target, corrects drift and
+//!   conceals gaps);
+//! - [`path`]: a source playing on a sink: its frames from the tap through its [`stages`]
+//!   (channel matrix, EQ, volume, normalisation).
+
+pub mod path;
+pub mod reader;
+pub mod stages;
+pub mod tap;
