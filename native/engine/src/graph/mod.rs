@@ -4,9 +4,12 @@
 //!   path that needs exactly that (its [`reader`] keeps the jitter target, corrects drift and
 //!   conceals gaps);
 //! - [`path`]: a source playing on a sink: its frames from the tap through its [`stages`]
-//!   (channel matrix, EQ, volume, normalisation).
+//!   (channel matrix, EQ, volume, normalisation);
+//! - [`preview`]: a path run offline over a file (`tributary render`), the same stages in the
+//!   same order.
 
 pub mod path;
+pub mod preview;
 pub mod reader;
 pub mod stages;
 pub mod tap;

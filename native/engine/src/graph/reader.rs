@@ -94,9 +94,7 @@ impl SourceReader {
     ) -> Self {
         let step_nominal = f64::from(source_rate) / f64::from(sink_rate.max(1));
         let chunk = (max_frames_out as f64 * step_nominal * 1.06).ceil() as usize + 8;
-        let resampler = Resampler::new(source_rate, sink_rate, channels, chunk)
-            .or_else(|_| Resampler::new(48_000, 48_000, channels.clamp(1, 8), chunk))
-            .expect("48 kHz to 48 kHz with 1-8 channels is always valid");
+        let resampler = converter(source_rate, sink_rate, channels, chunk);
         let res_frames = resampler.max_output_frames(chunk);
         Self {
             channels,
@@ -114,7 +112,7 @@ impl SourceReader {
             err_sum: 0.0,
             err_frames: 0,
             window: (WINDOW_S * f64::from(sink_rate)) as usize,
-            delay: (delay_s.max(0.0) * f64::from(source_rate)) as u64,
+            delay: delay_frames(delay_s, source_rate),
             locked: false,
             fade_len: ((FADE_S * f64::from(source_rate)) as usize).max(1),
             in_hole: false,
@@ -417,6 +415,20 @@ impl SourceReader {
     pub fn sink_rate(&self) -> f64 {
         self.sink_rate
     }
+}
+
+/// The rate converter of a reader from `channels` at `source_rate` to `sink_rate`, taking at
+/// most `max_block` source frames at once (a rate the DSP core refuses falls back to a
+/// neutral 48 kHz one, so a bad format plays silence instead of failing).
+pub fn converter(source_rate: u32, sink_rate: u32, channels: usize, max_block: usize) -> Resampler {
+    Resampler::new(source_rate, sink_rate, channels, max_block)
+        .or_else(|_| Resampler::new(48_000, 48_000, channels.clamp(1, 8), max_block))
+        .expect("48 kHz to 48 kHz with 1-8 channels is always valid")
+}
+
+/// A delay in source frames: how far behind the newest audio a reader reads.
+pub fn delay_frames(delay_s: f64, source_rate: u32) -> u64 {
+    (delay_s.max(0.0) * f64::from(source_rate)) as u64
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! gain the sink's mixer applies ([`Output::gain`]).
 //!
 //! The engine's paths ([`crate::graph::path`]) and the offline preview
-//! (`tributary render`) both run these stages, so a preview is what
+//! ([`crate::graph::preview`], `tributary render`) both run these stages, so a preview is what
 //! a sink's mixer receives from the path with the same settings.
 
 use crate::desired::{PathSpec, SinkSpec};

@@ -107,23 +107,7 @@ impl Worker {
             #[cfg(feature = "fault-injection")]
             self.injected.engine_panic();
             let now = Instant::now();
-            let now_s = now.duration_since(self.epoch).as_secs_f64();
-            let mut next = now + IDLE_WAKE;
-            for (k, sink) in self.sinks.iter_mut().enumerate() {
-                if sink.deadline() <= now {
-                    work::working_on(Work::Sink(k));
-                    sink.tick(&mut self.sources, &mut self.taps, now, now_s, &self.socket);
-                    work::working_on(Work::Idle);
-                }
-                next = next.min(sink.deadline());
-            }
-            for s in &mut self.sources {
-                if s.readers == 0 {
-                    // Nobody plays it: keep its play position a target behind the newest audio.
-                    let head = s.buffer.timeline.write_head();
-                    s.buffer.play_pos = head.saturating_sub(s.buffer.target_frames() as u64);
-                }
-            }
+            let next = self.tick_due(now);
             if now >= next_publish {
                 next_publish = now + PUBLISH_EVERY;
                 cpu = add_thread_cpu(&self.counters.cpu_ns, cpu);
@@ -137,6 +121,29 @@ impl Worker {
                 std::thread::sleep(wait);
             }
         }
+    }
+
+    /// Renders and sends the packet of every sink due at `now`; returns when the next is due
+    /// (at most [`IDLE_WAKE`] away).
+    pub(crate) fn tick_due(&mut self, now: Instant) -> Instant {
+        let now_s = now.duration_since(self.epoch).as_secs_f64();
+        let mut next = now + IDLE_WAKE;
+        for (k, sink) in self.sinks.iter_mut().enumerate() {
+            if sink.deadline() <= now {
+                work::working_on(Work::Sink(k));
+                sink.tick(&mut self.sources, &mut self.taps, now, now_s, &self.socket);
+                work::working_on(Work::Idle);
+            }
+            next = next.min(sink.deadline());
+        }
+        for s in &mut self.sources {
+            if s.readers == 0 {
+                // Nobody plays it: keep its play position a target behind the newest audio.
+                let head = s.buffer.timeline.write_head();
+                s.buffer.play_pos = head.saturating_sub(s.buffer.target_frames() as u64);
+            }
+        }
+        next
     }
 
     /// Who a fault while working on `work` is charged to.
@@ -174,7 +181,7 @@ impl Worker {
         self.unknown.publish();
     }
 
-    fn apply(&mut self, plan: Plan) {
+    pub(crate) fn apply(&mut self, plan: Plan) {
         let Plan {
             sources,
             new_sources,
