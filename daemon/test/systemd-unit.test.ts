@@ -36,7 +36,7 @@ test('systemd-analyze verify accepts the unit without a single warning', {
 });
 
 test('the unit allows the real-time priority and nice level the engine threads ask for', () => {
-  // native/engine/src/rt.rs: raise_current_thread(P) asks for SCHED_FIFO priority P, then nice -10.
+  // native/engine/src/runtime/scheduling.rs: raise_current_thread(P) asks for SCHED_FIFO priority P, then nice -10.
   const asked = readdirSync(engineSources, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.rs'))
     .flatMap((file) => [
@@ -51,9 +51,9 @@ test('the unit allows the real-time priority and nice level the engine threads a
     `LimitRTPRIO=${rtprio[0]} covers the priorities the engine asks for (${asked.join(', ')})`,
   );
   const fallback = /setpriority\([^;]*?(-\d+)\)/s.exec(
-    readFileSync(join(engineSources, 'rt.rs'), 'utf8'),
+    readFileSync(join(engineSources, 'runtime', 'scheduling.rs'), 'utf8'),
   );
-  assert.ok(fallback, 'rt.rs falls back to a nice level');
+  assert.ok(fallback, 'scheduling.rs falls back to a nice level');
   assert.deepEqual(values('LimitNICE'), [fallback[1]]);
   assert.deepEqual(values('RestrictRealtime'), [], 'real-time scheduling is not forbidden');
 });

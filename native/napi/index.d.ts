@@ -101,6 +101,30 @@ export declare class Mixer {
 }
 
 /**
+ * A path of the engine (conversion to the sink's rate on the source's channels, then channel
+ * matrix, EQ, volume, normalisation) over interleaved PCM, offline.
+ */
+export declare class PathPreview {
+  constructor(options: PathPreviewOptions)
+  /**
+   * Runs whole frames of interleaved input PCM into `output` (which must hold
+   * `maxOutputBytes(input.length)`); returns the bytes written. A partial frame at the end
+   * is refused.
+   */
+  processInto(input: Buffer | Uint8Array | Int8Array | Int16Array | Uint16Array | Int32Array | Uint32Array, output: Buffer | Uint8Array): number
+  /**
+   * The most bytes one call with `inputLength` input bytes can write. The output is
+   * time-aligned with the input; the conversion holds back its last few input frames until
+   * more comes (silence after the end flushes them).
+   */
+  maxOutputBytes(inputLength: number): number
+  /** The input format, normalised (e.g. `s16le:44100:2:stereo`). */
+  get inputFormat(): string
+  /** The output format, normalised. */
+  get outputFormat(): string
+}
+
+/**
  * How to build a chain. Formats are `FORMAT:RATE:CHANNELS[:LAYOUT]`, e.g. `s16le:44100:2` or
  * `s24be:48000:6:5.1(side)`; formats are s16le, s16be (l16), s24le, s24be (l24), s32le;
  * layouts mono, stereo, quad, surround, 3.1, 4.0, 5.1, 5.1(side), 7.1 or a mask like 0x3F.
@@ -419,6 +443,30 @@ export declare function parseLayout(name: string): LayoutInfo
  * number of the first line it cannot read.
  */
 export declare function parseSdp(text: string): SdpSession
+
+/**
+ * How to build a preview. Formats are `FORMAT:RATE:CHANNELS[:LAYOUT]` as for `Chain`; the
+ * output's rate and layout are the sink's.
+ */
+export interface PathPreviewOptions {
+  /** The source's stream format. */
+  input: string
+  /** The sink's stream format. */
+  output: string
+  /** Volume 0.0-1.0 (default 1). */
+  volume?: number
+  /** 18 band gains b1..b18, each 0.0-2.0 with 1.0 flat. */
+  eq?: Array<number>
+  /** Delay in ms (default 0): silence before the input, as a path plays it behind the source. */
+  delayMs?: number
+  /** The sink's loudness normalisation (default off). */
+  normalize?: boolean
+  /**
+   * TPDF dither when the output has fewer bits than the input (default on; a sink never
+   * dithers: off gives exactly what it sends).
+   */
+  dither?: boolean
+}
 
 /** One payload type of an SDP audio section that Tributary can play. */
 export interface SdpFormat {

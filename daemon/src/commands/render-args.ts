@@ -7,8 +7,9 @@ export const usage = `Usage: tributary render --in FILE [--in-format FMT] --out 
                         [--volume V] [--eq b1=G,...,b18=G | --eq-preset NAME] [--delay MS]
                         [--layout LAYOUT] [--normalize] [--no-dither] [--equalizers FILE] [--quiet]
 
-Runs a route's exact processing (channel mapping, resampling, 18-band EQ, volume, delay,
-normalisation, format conversion) over a file, to preview settings offline.
+Runs a path of the audio engine over a file, to preview settings offline: the delay, the
+conversion to the output rate, channel mapping, 18-band EQ, volume and normalisation, in the
+order the engine plays them (what a sink's mixer gets; --no-dither for its exact samples).
 
   --in FILE          Input: a WAV file (format read from its header) or raw interleaved PCM
   --in-format FMT    Raw input format FORMAT:RATE:CHANNELS[:LAYOUT], e.g. s16le:44100:2

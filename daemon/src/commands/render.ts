@@ -1,4 +1,5 @@
-// `tributary render`: runs a route's exact processing chain offline over a raw or WAV file.
+// `tributary render`: runs a path of the audio engine offline over a raw or WAV file: the same
+// code, in the same order, as a sink with the same settings gets from the engine.
 import {
   closeSync,
   fstatSync,
@@ -9,7 +10,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { extname } from 'node:path';
-import { Chain, type FormatInfo, parseFormat } from '@tributary/native';
+import { type FormatInfo, PathPreview, parseFormat } from '@tributary/native';
 import {
   EQ_BAND_KEYS,
   type Format,
@@ -110,7 +111,7 @@ async function render(args: RenderArgs, io: CommandIO): Promise<void> {
         throw new RenderError(`${what}: ${(err as Error).message.replace(/^format: /, '')}`);
       }
     }) as [FormatInfo, FormatInfo];
-    const chain = new Chain({
+    const path = new PathPreview({
       input: inInfo.text,
       output: outInfo.text,
       volume: args.volume,
@@ -122,13 +123,13 @@ async function render(args: RenderArgs, io: CommandIO): Promise<void> {
     const inFrameBytes = inInfo.frameBytes;
     const outFrameBytes = outInfo.frameBytes;
     const dataOffset = wav?.dataOffset ?? 0;
-    const dataBytes = wav?.dataBytes ?? size;
-    const inFrames = Math.floor(dataBytes / inFrameBytes);
+    const inFrames = Math.floor((wav?.dataBytes ?? size) / inFrameBytes);
+    // Whole frames only: a partial frame at the end of the file is not audio.
+    const dataBytes = inFrames * inFrameBytes;
     const delayFrames = Math.round(((args.delayMs ?? 0) * outFmt.rate) / 1000);
-    // The output lines up with the input: the resampler's latency is dropped at the start and
-    // flushed with silence at the end; a delay lengthens the output by itself.
+    // The output lines up with the input (the conversion is time-aligned; what it holds back is
+    // flushed with silence at the end); a delay lengthens the output by itself.
     const wanted = Math.round((inFrames * outFmt.rate) / inFmt.rate) + delayFrames;
-    let skip = chain.latencyFrames * outFrameBytes;
     let remaining = wanted * outFrameBytes;
 
     let output: number;
@@ -153,16 +154,11 @@ async function render(args: RenderArgs, io: CommandIO): Promise<void> {
       const elapsed = () => Number(process.hrtime.bigint() - started) / 1e9;
       const total = inFrames / inFmt.rate;
       const readBuf = Buffer.alloc(READ_BYTES - (READ_BYTES % inFrameBytes));
-      const outBuf = Buffer.alloc(chain.maxOutputBytes(readBuf.length));
+      const outBuf = Buffer.alloc(path.maxOutputBytes(readBuf.length));
       const emit = (n: number) => {
-        let start = 0;
-        if (skip > 0) {
-          start = Math.min(skip, n);
-          skip -= start;
-        }
-        const len = Math.min(n - start, remaining);
+        const len = Math.min(n, remaining);
         if (len <= 0) return;
-        writeSync(output, outBuf, start, len, position);
+        writeSync(output, outBuf, 0, len, position);
         position += len;
         remaining -= len;
       };
@@ -170,18 +166,19 @@ async function render(args: RenderArgs, io: CommandIO): Promise<void> {
       while (offset < dataBytes) {
         const want = Math.min(readBuf.length, dataBytes - offset);
         const bytesRead = readSync(input, readBuf, 0, want, dataOffset + offset);
-        if (bytesRead === 0) break;
-        offset += bytesRead;
-        emit(chain.processInto(readBuf.subarray(0, bytesRead), outBuf));
+        const whole = bytesRead - (bytesRead % inFrameBytes);
+        if (whole === 0) break;
+        offset += whole;
+        emit(path.processInto(readBuf.subarray(0, whole), outBuf));
         if (showBar)
           bar.update({ done: offset / inFrameBytes / inFmt.rate, total, elapsed: elapsed() });
       }
-      // Flush the filter and the delay line with silence until the output is complete.
+      // Flush the conversion filter with silence until the output is complete.
       readBuf.fill(0);
       for (let guard = 0; remaining > 0 && guard < 10_000; guard++) {
         const frames = Math.ceil((remaining / outFrameBytes) * (inFmt.rate / outFmt.rate)) + 64;
         const bytes = Math.min(readBuf.length, frames * inFrameBytes);
-        emit(chain.processInto(readBuf.subarray(0, bytes), outBuf));
+        emit(path.processInto(readBuf.subarray(0, bytes), outBuf));
       }
       if (showBar) {
         bar.update({ done: total, total, elapsed: elapsed() }, true);
@@ -195,7 +192,7 @@ async function render(args: RenderArgs, io: CommandIO): Promise<void> {
       if (!args.quiet) {
         const secs = elapsed();
         io.err(
-          `rendered ${total.toFixed(2)} s of ${chain.inputFormat} to ${chain.outputFormat} in ${secs.toFixed(2)} s (${Math.round(total / Math.max(secs, 1e-6))}x realtime): ${args.output}\n`,
+          `rendered ${total.toFixed(2)} s of ${path.inputFormat} to ${path.outputFormat} in ${secs.toFixed(2)} s (${Math.round(total / Math.max(secs, 1e-6))}x realtime): ${args.output}\n`,
         );
       }
     } finally {

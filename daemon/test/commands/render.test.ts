@@ -199,6 +199,35 @@ test('raw L16 in, raw 24-bit 5.1 out: sizes, byte order and the duplicating up-m
   );
 });
 
+test('resampled output is time-aligned with the input: an impulse lands where it was', async (t) => {
+  const dir = tempDir(t);
+  const input = join(dir, 'in.raw');
+  const output = join(dir, 'out.raw');
+  const raw = Buffer.alloc(2 * 44100);
+  raw.writeInt16LE(20000, 2 * 1000);
+  writeFileSync(input, raw);
+  const res = await render([
+    '--in',
+    input,
+    '--in-format',
+    's16le:44100:1',
+    '--out',
+    output,
+    '--out-format',
+    's16le:48000:1',
+    '--no-dither',
+  ]);
+  assert.equal(res.status, 0, res.stderr);
+  const out = readFileSync(output);
+  assert.equal(out.length, 2 * 48000);
+  let peak = 0;
+  for (let i = 1; i < out.length / 2; i++) {
+    if (Math.abs(out.readInt16LE(2 * i)) > Math.abs(out.readInt16LE(2 * peak))) peak = i;
+  }
+  // Frame 1000 at 44.1 kHz is 1088.4 at 48 kHz.
+  assert.equal(peak, 1088);
+});
+
 test('neutral settings copy the samples bit for bit', async (t) => {
   const dir = tempDir(t);
   const input = join(dir, 'in.raw');

@@ -1,9 +1,19 @@
 //! Planar f32 audio buffers, allocated once and reused on the real-time path.
 
-use crate::error::DspError;
+use crate::error::{invalid, DspError};
 
 /// The most channels any Tributary stream carries (the 7.1 layout).
 pub const MAX_CHANNELS: usize = 8;
+
+/// Checks a channel count is 1-8.
+pub(crate) fn check_channels(channels: usize) -> Result<(), DspError> {
+    if channels == 0 || channels > MAX_CHANNELS {
+        return Err(invalid(format!(
+            "channels must be 1-{MAX_CHANNELS}, got {channels}"
+        )));
+    }
+    Ok(())
+}
 
 /// Planar f32 samples: each channel is a contiguous run of `capacity` floats, of which the first
 /// `frames` are valid. Allocates only in [`AudioBuffer::new`]; everything else reuses the memory.

@@ -1,7 +1,8 @@
 //! A per-path delay line, 0-5000 ms at any rate, with crossfaded changes.
 
+use crate::buffer::check_channels;
 use crate::buffer::AudioBuffer;
-use crate::error::{check_channels, invalid, DspError};
+use crate::error::{invalid, DspError};
 
 pub const MAX_DELAY_MS: f64 = 5000.0;
 /// A delay change crossfades from the old to the new tap over this long.

@@ -36,14 +36,3 @@ impl std::error::Error for DspError {}
 pub(crate) fn invalid(msg: impl Into<String>) -> DspError {
     DspError::InvalidConfig(msg.into())
 }
-
-/// Checks a channel count is 1-8.
-pub(crate) fn check_channels(channels: usize) -> Result<(), DspError> {
-    if channels == 0 || channels > crate::buffer::MAX_CHANNELS {
-        return Err(invalid(format!(
-            "channels must be 1-{}, got {channels}",
-            crate::buffer::MAX_CHANNELS
-        )));
-    }
-    Ok(())
-}

@@ -3,7 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::{check_channels, invalid, DspError};
+use crate::buffer::check_channels;
+use crate::error::{invalid, DspError};
 use crate::layout::ChannelLayout;
 use crate::resampler::{MAX_RATE, MIN_RATE};
 use crate::sample_format::SampleFormat;

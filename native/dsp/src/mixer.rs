@@ -4,8 +4,9 @@
 //! [`SoftLimiter`] maps the result below full scale, so any number of loud inputs saturates
 //! smoothly instead of wrapping when it is encoded.
 
+use crate::buffer::check_channels;
 use crate::buffer::AudioBuffer;
-use crate::error::{check_channels, invalid, DspError};
+use crate::error::{invalid, DspError};
 use crate::limiter::SoftLimiter;
 
 #[derive(Clone, Debug)]

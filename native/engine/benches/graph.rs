@@ -19,13 +19,13 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tributary_dsp::{ChannelLayout, SampleFormat};
-use tributary_engine::config::EQ_BANDS;
-use tributary_engine::jitter::JitterConfig;
-use tributary_engine::path::PathRt;
-use tributary_engine::sink::SinkRt;
-use tributary_engine::source::SourceSlot;
-use tributary_engine::stats::thread_cpu_ns;
-use tributary_engine::tap::{Tap, TapKey};
+use tributary_engine::graph::path::Path;
+use tributary_engine::graph::tap::{Tap, TapKey};
+use tributary_engine::limits::EQ_BANDS;
+use tributary_engine::options::JitterConfig;
+use tributary_engine::runtime::stats::thread_cpu_ns;
+use tributary_engine::sink::Sink;
+use tributary_engine::source::slot::SourceSlot;
 
 const FRAMES: usize = 288;
 const PPM: f64 = 100.0;
@@ -52,15 +52,15 @@ fn main() {
         })
         .collect();
     let base = Instant::now();
-    let mut sinks: Vec<SinkRt> = (0..a.sinks)
+    let mut sinks: Vec<Sink> = (0..a.sinks)
         .map(|j| {
             let spec = sink(j, None, 4010, Vec::new());
-            let mut rt = SinkRt::new(&spec, base, j as u64).expect("sink");
+            let mut rt = Sink::new(&spec, base, j as u64).expect("sink");
             for i in a.sources_of(j) {
                 let p = path(i, None, a.eq_for(i, j));
-                let max_frames = SinkRt::max_frames_for(&spec);
+                let max_frames = Sink::max_frames_for(&spec);
                 let mut path =
-                    PathRt::new(&p, ChannelLayout::STEREO, &spec, max_frames).expect("path");
+                    Path::new(&p, ChannelLayout::STEREO, &spec, max_frames).expect("path");
                 path.tap = i;
                 rt.paths.push(path);
             }

@@ -25,8 +25,8 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tributary_engine::config::EQ_BANDS;
-use tributary_engine::scream::{self, ScreamFormat};
+use tributary_engine::limits::EQ_BANDS;
+use tributary_engine::wire::scream::{self, ScreamFormat};
 use tributary_engine::{DesiredState, Engine, EngineOptions};
 
 const LOCAL: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
@@ -102,7 +102,7 @@ fn latency_phase(seconds: f64) -> Vec<f64> {
     let sender = {
         let (sent, done) = (sent.clone(), done.clone());
         std::thread::spawn(move || {
-            tributary_engine::rt::raise_current_thread(30);
+            tributary_engine::runtime::scheduling::raise_current_thread(30);
             let s = UdpSocket::bind((LOCAL, 0)).unwrap();
             let start = Instant::now();
             let mut buf = [0u8; 1200];
@@ -124,7 +124,7 @@ fn latency_phase(seconds: f64) -> Vec<f64> {
             done.store(true, Ordering::Relaxed);
         })
     };
-    tributary_engine::rt::raise_current_thread(30);
+    tributary_engine::runtime::scheduling::raise_current_thread(30);
     rx.set_read_timeout(Some(Duration::from_millis(100)))
         .unwrap();
     let mut got = Vec::new();
@@ -198,7 +198,7 @@ fn load_phase(a: &Args) -> LoadResult {
         let done = done.clone();
         let stalls = sender_stalls.clone();
         std::thread::spawn(move || {
-            tributary_engine::rt::raise_current_thread(30);
+            tributary_engine::runtime::scheduling::raise_current_thread(30);
             let sockets: Vec<UdpSocket> = (0..sources)
                 .map(|i| UdpSocket::bind((source_ip(i), 0)).expect("127.0.x.y"))
                 .collect();
@@ -228,7 +228,7 @@ fn load_phase(a: &Args) -> LoadResult {
         .map(|r| {
             let done = done.clone();
             std::thread::spawn(move || {
-                tributary_engine::rt::raise_current_thread(20);
+                tributary_engine::runtime::scheduling::raise_current_thread(20);
                 r.set_read_timeout(Some(Duration::from_millis(100)))
                     .unwrap();
                 stamp_arrivals(&r).expect("SO_TIMESTAMPNS");

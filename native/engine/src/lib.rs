@@ -1,43 +1,37 @@
-//! Tributary's audio engine: the data plane between the network and the DSP core.
+//! Tributary's audio engine: the data plane between the network and the DSP core. JavaScript
+//! is never on the per-packet path: the napi binding only starts, configures, reads stats and
+//! stops.
 //!
-//! Pure, allocation-free parsers and builders for the wire formats ([`scream`], [`tagged`],
-//! [`rtp`], [`rtcp`], [`sdp`]); per-source buffering ([`jitter`], [`drift`], [`timeline`]);
-//! readers shared by every path of a source, sink rate and delay ([`tap`]); per-path
-//! processing ([`path`]) and per-sink mixing and sending ([`sink`]); and the runtime with its own threads and sockets ([`engine`]). JavaScript is never on the
-//! per-packet path: the napi binding only starts, configures, reads stats and stops.
+//! By stage, in the order a packet travels:
+//!
+//! - [`wire`]: the formats on the network (Scream, tagged Scream, RTP, RTCP, SDP);
+//! - [`source`]: per source, its buffer (jitter and timeshift), clock drift, counters, and
+//!   the senders no source matches;
+//! - [`graph`]: taps (a source read at a delay and a sink rate, shared) and paths (a source on
+//!   a sink: matrix, EQ, volume);
+//! - [`sink`]: per sink, the clock, the mix and the transport that sends it;
+//! - [`runtime`]: the threads, sockets, supervision, plans and statistics.
+//!
+//! What the engine is told: [`options`] (at start) and [`desired`] (on every change), within
+//! the bounds of [`limits`].
 
-pub mod config;
-pub mod drift;
-pub mod engine;
-mod engine_thread;
-pub mod fault;
-#[cfg(feature = "fault-injection")]
-mod fault_injection;
-pub mod health;
-mod ingest;
-pub mod jitter;
+pub mod desired;
+pub mod graph;
+pub mod limits;
 pub mod log;
-pub mod net;
-pub mod packet;
-pub mod path;
-pub mod pcm;
-pub mod reader;
-pub mod rt;
-pub mod rtcp;
-pub mod rtp;
-pub mod scream;
-pub mod sdp;
+pub mod options;
+pub mod runtime;
 pub mod sink;
 pub mod source;
-pub mod stats;
-pub mod supervisor;
-pub mod tagged;
-pub mod tap;
-pub mod timeline;
+pub mod wire;
+pub mod work;
 
-pub use config::{DesiredState, EngineOptions, PathSpec, RtpSourceSpec, SinkProtocol, SinkSpec};
-pub use engine::{BoundPorts, EngineStats, SinkStats, SourceStats, UnknownSender};
+pub use desired::{ConfigError, DesiredState, PathSpec, RtpSourceSpec, SinkProtocol, SinkSpec};
+pub use options::{EngineOptions, JitterConfig};
+pub use runtime::engine::Engine;
+pub use runtime::fault::Culprit;
 #[cfg(feature = "fault-injection")]
-pub use fault_injection::FaultInjection;
-pub use health::{EngineHealth, FaultReport, HealthState, QuarantineReport};
-pub use supervisor::Engine;
+pub use runtime::fault_injection::FaultInjection;
+pub use runtime::health::{EngineHealth, FaultReport, HealthState, QuarantineReport};
+pub use runtime::stats::{BoundPorts, EngineStats, SinkStats, SourceStats};
+pub use source::unknown::UnknownSender;

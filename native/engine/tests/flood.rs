@@ -18,7 +18,7 @@ fn random_bytes_and_format_changes_from_a_sources_address_leave_the_other_paths_
     let (rx_a, port_a) = receiver();
     let (rx_b, port_b) = receiver();
     let other = IpAddr::V4(Ipv4Addr::new(127, 0, 0, 3));
-    let rtp = rtp_source(rtp_port, tributary_engine::rtp::RtpFormat::DEFAULT);
+    let rtp = rtp_source(rtp_port, tributary_engine::wire::rtp::RtpFormat::DEFAULT);
     let to = play(
         &mut engine,
         vec![

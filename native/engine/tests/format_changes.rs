@@ -5,10 +5,11 @@
 
 use proptest::prelude::*;
 use tributary_dsp::sample_format::SampleFormat;
-use tributary_engine::jitter::{JitterConfig, SourceBuffer, ORIGIN};
-use tributary_engine::scream::{self, ScreamFormat};
-use tributary_engine::tap::{Tap, TapKey};
-use tributary_engine::{rtcp, rtp, tagged};
+use tributary_engine::graph::tap::{Tap, TapKey};
+use tributary_engine::options::JitterConfig;
+use tributary_engine::source::buffer::{SourceBuffer, ORIGIN};
+use tributary_engine::wire::scream::{self, ScreamFormat};
+use tributary_engine::wire::{rtcp, rtp, tagged};
 
 const SCREAM_ENCODINGS: [SampleFormat; 3] = [
     SampleFormat::S16Le,

@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use tributary_engine::packet::DropReason;
-use tributary_engine::{rtp, scream, sdp};
+use tributary_engine::wire::packet::DropReason;
+use tributary_engine::wire::{rtp, scream, sdp};
 
 fn folder() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/packets")

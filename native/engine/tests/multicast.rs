@@ -89,7 +89,7 @@ fn multicast_inside_the_namespace() {
         if let Some((n, ttl)) = recv_with_ttl(&rx, &mut buf) {
             packets += 1;
             ttls.push(ttl);
-            let p = tributary_engine::rtp::parse(&buf[..n]).unwrap();
+            let p = tributary_engine::wire::rtp::parse(&buf[..n]).unwrap();
             if p.payload
                 .chunks_exact(2)
                 .any(|b| i16::from_be_bytes([b[0], b[1]]).abs() > 15_000)

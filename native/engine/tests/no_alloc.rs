@@ -11,7 +11,7 @@ use std::net::UdpSocket;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tributary_engine::scream::{self, ScreamFormat};
+use tributary_engine::wire::scream::{self, ScreamFormat};
 use tributary_engine::SinkProtocol;
 
 struct Counting;

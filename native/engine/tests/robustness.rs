@@ -14,7 +14,7 @@ fn floods_of_random_bytes_on_every_port_are_dropped_and_counted_while_audio_play
     let mut engine = engine();
     let rtp_port = free_udp_port();
     let (rx, out_port) = receiver();
-    let rtp = rtp_source(rtp_port, tributary_engine::rtp::RtpFormat::DEFAULT);
+    let rtp = rtp_source(rtp_port, tributary_engine::wire::rtp::RtpFormat::DEFAULT);
     let paths = vec![local_pc(), path("rtp", Some(LOCAL), Some(rtp))];
     let to = play(&mut engine, vec![scream_sink("out", out_port, paths)]);
     let ports = engine.ports().clone();

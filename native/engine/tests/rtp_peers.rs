@@ -8,7 +8,7 @@ use std::net::UdpSocket;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use tributary_dsp::SampleFormat;
-use tributary_engine::rtp::RtpFormat;
+use tributary_engine::wire::rtp::RtpFormat;
 use tributary_engine::SinkProtocol;
 
 fn have(tool: &str) -> bool {
@@ -250,7 +250,7 @@ fn rtp_packets_are_frame_aligned_at_most_1152_bytes_with_sender_reports() {
     assert!(packets.len() > 50);
     let mut last: Option<(u16, u32)> = None;
     for (_, p) in &packets {
-        let r = tributary_engine::rtp::parse(p).unwrap();
+        let r = tributary_engine::wire::rtp::parse(p).unwrap();
         assert!(
             r.payload.len() <= 1152 && r.payload.len() % 18 == 0,
             "{}",
@@ -265,8 +265,10 @@ fn rtp_packets_are_frame_aligned_at_most_1152_bytes_with_sender_reports() {
     }
     let sr = reports.first().expect("an RTCP sender report at start");
     assert!(matches!(
-        tributary_engine::rtcp::parse(&sr.1).next(),
-        Some(Ok(tributary_engine::rtcp::RtcpPacket::SenderReport { .. }))
+        tributary_engine::wire::rtcp::parse(&sr.1).next(),
+        Some(Ok(
+            tributary_engine::wire::rtcp::RtcpPacket::SenderReport { .. }
+        ))
     ));
 }
 
@@ -284,6 +286,9 @@ fn an_rtp_sink_sends_the_payload_type_it_is_given() {
     engine.stop();
     assert!(packets.len() > 10);
     for (_, p) in &packets {
-        assert_eq!(tributary_engine::rtp::parse(p).unwrap().payload_type, 10);
+        assert_eq!(
+            tributary_engine::wire::rtp::parse(p).unwrap().payload_type,
+            10
+        );
     }
 }

@@ -85,8 +85,8 @@ fn sinks_send_silence_at_the_nominal_cadence_when_nothing_plays() {
 fn per_application_streams_are_matched_by_tag_and_tcp_sinks_get_raw_pcm() {
     let _serial = serial();
     use std::io::Read;
-    use tributary_engine::scream::ScreamFormat;
-    use tributary_engine::tagged;
+    use tributary_engine::wire::scream::ScreamFormat;
+    use tributary_engine::wire::tagged;
     let mut engine = engine();
     let listener = std::net::TcpListener::bind((LOCAL, 0)).unwrap();
     let port = listener.local_addr().unwrap().port();

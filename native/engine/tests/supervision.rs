@@ -10,7 +10,7 @@ mod common;
 use common::*;
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::{Duration, Instant};
-use tributary_engine::fault::Culprit;
+use tributary_engine::Culprit;
 use tributary_engine::{DesiredState, Engine, FaultInjection, HealthState};
 
 /// Polls `health` until `done` holds (or fails after `ms`); returns how long it took.

@@ -11,9 +11,9 @@ use napi::bindgen_prelude::{Either, Null};
 use napi::{Error, Status};
 use napi_derive::napi;
 use tributary_dsp::{ChannelLayout, SampleFormat};
-use tributary_engine::config::{EQ_BANDS, TIMESHIFT_DURATION_S};
-use tributary_engine::jitter::JitterConfig;
-use tributary_engine::rtp::RtpFormat;
+use tributary_engine::limits::{EQ_BANDS, TIMESHIFT_DURATION_S};
+use tributary_engine::options::JitterConfig;
+use tributary_engine::wire::rtp::RtpFormat;
 use tributary_engine::{
     DesiredState, Engine as Core, EngineOptions as CoreOptions, PathSpec, RtpSourceSpec,
     SinkProtocol, SinkSpec,
@@ -603,7 +603,7 @@ pub struct SdpSession {
 /// number of the first line it cannot read.
 #[napi]
 pub fn parse_sdp(text: String) -> napi::Result<SdpSession> {
-    let s = tributary_engine::sdp::parse(&text).map_err(|e| invalid(e.to_string()))?;
+    let s = tributary_engine::wire::sdp::parse(&text).map_err(|e| invalid(e.to_string()))?;
     Ok(SdpSession {
         name: s.name,
         origin: s.origin.map(|a| a.to_string()),

@@ -4,7 +4,7 @@
 
 use crate::engine::{desired_state, Engine, EngineState};
 use napi_derive::napi;
-use tributary_engine::fault::Culprit;
+use tributary_engine::Culprit;
 use tributary_engine::HealthState;
 
 /// The last fault of one of the engine's threads.

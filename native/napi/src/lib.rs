@@ -11,6 +11,7 @@ mod convert;
 mod eq;
 mod format;
 mod mixer;
+mod preview;
 // Engine bindings (native/napi/src/engine*.rs) are declared below this line.
 mod engine;
 #[cfg(feature = "fault-injection")]

@@ -19,18 +19,12 @@
 //! It runs when gains change (about 0.3 ms of CPU, fixed arrays, no allocation) and costs
 //! nothing per sample: the filters stay peaking biquads for the same kernel.
 
-use super::design::{centre, gain_to_db, PeakingShape, BANDS, BAND_OCTAVES, MIN_GAIN};
+use super::design::{centre, gain_to_db, magnitude, PeakingShape, BANDS, BAND_OCTAVES, MIN_GAIN};
 use super::fit::{Problem, Target};
 use super::lsq::MAX_ROWS;
 
 /// Deepest slider target, dB: a slider at 0.0 asks for this at its centre (20 log10 0.01).
 pub const FLOOR_DB: f64 = -40.0;
-/// Every designed filter's impulse response decays by 120 dB within this time: a narrow boost
-/// (poles near the unit circle) is widened until it does. Settings of 0.25-2.0 never need it
-/// (their slowest filter takes 0.29 s); combs of deep cuts between boosts would otherwise ring
-/// for seconds.
-pub const MAX_DECAY_S: f64 = 0.4;
-
 /// The design of the 18 filters for one set of slider values at one sample rate.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Design {
@@ -51,7 +45,7 @@ impl Design {
             .filter(|b| self.gain_db[*b] != 0.0)
             .map(|b| {
                 let c = self.shapes[b].coefs(self.gain_db[b]);
-                20.0 * super::magnitude(&c, freq, self.rate).log10()
+                20.0 * magnitude(&c, freq, self.rate).log10()
             })
             .fold(0.0, |sum, db| sum + db)
     }

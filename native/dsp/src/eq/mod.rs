@@ -15,9 +15,12 @@ mod design;
 mod design_tests;
 mod fit;
 mod graphic;
+mod lanes;
 mod lsq;
 #[cfg(test)]
 mod reference_tests;
+#[cfg(target_arch = "x86_64")]
+mod register;
 #[cfg(test)]
 mod tests;
 
@@ -25,14 +28,15 @@ pub use design::{
     centre, gain_to_db, magnitude, Coefs, PeakingShape, BANDS, BAND_CENTRES, BAND_OCTAVES,
     MAX_CENTRE_FRACTION, MAX_GAIN, MIN_GAIN,
 };
-pub use fit::{FILTER_MAX_DB, FILTER_MIN_DB};
-pub use graphic::{slider_curve_db, Design, Designer, FLOOR_DB, MAX_DECAY_S};
+pub use fit::{FILTER_MAX_DB, FILTER_MIN_DB, MAX_DECAY_S};
+pub use graphic::{slider_curve_db, Design, Designer, FLOOR_DB};
 
-use cascade::{Lanes, Planes, Stages};
+use lanes::{Lanes, Planes, Stages};
 
+use crate::buffer::check_channels;
 use crate::buffer::{AudioBuffer, MAX_CHANNELS};
 use crate::denormal::FlushDenormals;
-use crate::error::{check_channels, invalid, DspError};
+use crate::error::{invalid, DspError};
 use crate::simd::Isa;
 
 /// Duration of a gain change.
@@ -67,12 +71,10 @@ pub struct Equalizer {
     steps_left: [usize; BANDS],
     /// Frames a filter that ramped back to flat keeps running so its state decays smoothly.
     linger: [usize; BANDS],
+    /// Each band's coefficients now (a ramp moves them every [`SUBBLOCK`] frames).
     coefs: [Coefs; BANDS],
-    state: [[(f32, f32); MAX_CHANNELS]; BANDS],
-    // Per call: the coefficients and states of the bands that run, in band order.
-    active: [usize; BANDS],
-    active_coefs: [Coefs; BANDS],
-    active_state: [[(f32, f32); MAX_CHANNELS]; BANDS],
+    /// The bands that run, their coefficients and filter states, in the kernels' lane order.
+    /// The state of a band that does not run is silence.
     lanes: Lanes,
 }
 
@@ -107,10 +109,11 @@ impl Equalizer {
         let gains = validate_gains(gains)?;
         let designer = Designer::new(rate);
         let design = designer.design(&gains);
+        let isa = Isa::detect();
         let mut eq = Equalizer {
             rate,
             channels,
-            isa: Isa::detect(),
+            isa,
             designer,
             design,
             current_db: design.gain_db,
@@ -120,21 +123,23 @@ impl Equalizer {
             steps_left: [0; BANDS],
             linger: [0; BANDS],
             coefs: [Coefs::default(); BANDS],
-            state: [[(0.0, 0.0); MAX_CHANNELS]; BANDS],
-            active: [0; BANDS],
-            active_coefs: [Coefs::default(); BANDS],
-            active_state: [[(0.0, 0.0); MAX_CHANNELS]; BANDS],
-            lanes: Lanes::new(),
+            lanes: Lanes::new(isa, channels),
         };
         for b in 0..BANDS {
             eq.coefs[b] = design.shapes[b].coefs(design.gain_db[b]);
         }
+        eq.lay_out();
         Ok(eq)
     }
 
-    /// Forces the portable kernel (tests, benchmarks).
+    /// Forces the kernel of `isa` (tests, benchmarks); the filters keep their states.
     pub fn with_isa(mut self, isa: Isa) -> Self {
+        let mut states = [[(0.0, 0.0); MAX_CHANNELS]; BANDS];
+        self.lanes.read_states(&mut states);
         self.isa = isa;
+        self.lanes = Lanes::new(isa, self.channels);
+        self.lay_out();
+        self.lanes.write_states(&states);
         self
     }
 
@@ -239,7 +244,7 @@ impl Equalizer {
 
     /// Clears the filter states (silence in the past).
     pub fn reset(&mut self) {
-        self.state = [[(0.0, 0.0); MAX_CHANNELS]; BANDS];
+        self.lanes.clear_all();
     }
 
     /// Equalizes `buf` in place.
@@ -299,6 +304,7 @@ impl Equalizer {
                     self.design.shapes[b].with_alpha(self.ln_alpha[b].exp())
                 };
                 self.coefs[b] = shape.coefs(self.current_db[b]);
+                self.lanes.set_coefs(b, &self.coefs[b]);
             }
         }
     }
@@ -318,22 +324,27 @@ impl Equalizer {
         }
     }
 
-    /// Runs the active bands over `n` frames starting at the front of `data` (channel stride
-    /// `cap`).
-    fn run(&mut self, kernel: Kernel, data: &mut [f32], cap: usize, n: usize) {
+    /// Lays out the bands that run now, if they are not the ones laid out (a ramp began, or a
+    /// filter that went flat has stopped); returns how many run.
+    fn lay_out(&mut self) -> usize {
+        let mut running = [0usize; BANDS];
         let mut count = 0;
         for b in 0..BANDS {
             if self.band_runs(b) {
-                self.active[count] = b;
-                self.active_coefs[count] = self.coefs[b];
-                self.active_state[count] = self.state[b];
+                running[count] = b;
                 count += 1;
             }
         }
-        let stages = Stages {
-            coefs: &self.active_coefs[..count],
-            state: &mut self.active_state[..count],
-        };
+        if self.lanes.bands() != &running[..count] {
+            self.lanes.arrange(&running[..count], &self.coefs);
+        }
+        count
+    }
+
+    /// Runs the bands that run over `n` frames starting at the front of `data` (channel stride
+    /// `cap`).
+    fn run(&mut self, kernel: Kernel, data: &mut [f32], cap: usize, n: usize) {
+        let count = self.lay_out();
         let block = Planes {
             data,
             cap,
@@ -341,25 +352,38 @@ impl Equalizer {
             frames: n,
         };
         match kernel {
-            Kernel::Reference => cascade::run_reference(stages, block),
-            Kernel::Pipelined => cascade::run_pipelined(self.isa, &mut self.lanes, stages, block),
+            Kernel::Pipelined => cascade::run_pipelined(self.isa, &mut self.lanes, block),
+            Kernel::Reference => {
+                // Band order, stage after stage: the states go through band order and back.
+                let mut states = [[(0.0, 0.0); MAX_CHANNELS]; BANDS];
+                self.lanes.read_states(&mut states);
+                let mut coefs = [Coefs::default(); BANDS];
+                let mut state = [[(0.0, 0.0); MAX_CHANNELS]; BANDS];
+                for (k, &b) in self.lanes.bands().iter().enumerate() {
+                    (coefs[k], state[k]) = (self.coefs[b], states[b]);
+                }
+                let stages = Stages {
+                    coefs: &coefs[..count],
+                    state: &mut state[..count],
+                };
+                cascade::run_reference(stages, block);
+                for (k, &b) in self.lanes.bands().iter().enumerate() {
+                    states[b] = state[k];
+                }
+                self.lanes.write_states(&states);
+            }
         }
         for k in 0..count {
-            let b = self.active[k];
-            self.state[b] = self.active_state[k];
+            let b = self.lanes.bands()[k];
             if self.linger[b] > 0 {
                 self.linger[b] = self.linger[b].saturating_sub(n);
                 if self.linger[b] == 0 && self.current_db[b] == 0.0 {
                     // Flat again and settled: the filter is the identity, its state is spent.
-                    self.state[b] = [(0.0, 0.0); MAX_CHANNELS];
-                }
-            }
-            // A NaN or infinity that got in must not poison the filter forever.
-            for s in &mut self.state[b][..self.channels] {
-                if !(s.0.is_finite() && s.1.is_finite()) {
-                    *s = (0.0, 0.0);
+                    self.lanes.clear(b);
                 }
             }
         }
+        // A NaN or infinity that got in must not poison the filter forever.
+        self.lanes.sanitize();
     }
 }

@@ -121,11 +121,26 @@ pub const MAX_EXACT_PHASES: usize = 1024;
 
 /// For a rational ratio `in_rate / out_rate = step / phases` with at most
 /// [`MAX_EXACT_PHASES`] phases: the exact table (one row per output phase) and `step`.
+///
+/// At equal rates the exact grid is the identity: a band-limited interpolator evaluated at whole
+/// sample positions passes the samples through (delayed by the filter's half length, like
+/// every other rate), so a stream whose clock needs no correction is not filtered at all; the
+/// low-pass of the interpolated table applies once the ratio is nudged.
 pub fn design_exact(in_rate: u32, out_rate: u32) -> Option<(PolyphaseTable, usize)> {
+    let design = Design::new(in_rate, out_rate);
+    if in_rate == out_rate {
+        let mut coefs = vec![0.0f32; design.taps];
+        coefs[design.taps / 2 - 1] = 1.0;
+        let table = PolyphaseTable {
+            taps: design.taps,
+            phases: 1,
+            coefs,
+        };
+        return Some((table, 1));
+    }
     let g = gcd(in_rate as usize, out_rate as usize);
     let (step, phases) = (in_rate as usize / g, out_rate as usize / g);
-    (phases <= MAX_EXACT_PHASES)
-        .then(|| (Design::new(in_rate, out_rate).table(phases, phases), step))
+    (phases <= MAX_EXACT_PHASES).then(|| (design.table(phases, phases), step))
 }
 
 fn gcd(mut a: usize, mut b: usize) -> usize {
@@ -153,6 +168,15 @@ mod tests {
         assert_eq!(t.row(80), design(44_100, 48_000).row(PHASES / 2));
         assert_eq!(design_exact(192_000, 44_100).unwrap().1, 640);
         assert!(design_exact(44_100, 47_999).is_none());
+        // Equal rates: the identity, at the filter's latency.
+        let (t, step) = design_exact(48_000, 48_000).unwrap();
+        assert_eq!((t.phases, step), (1, 1));
+        let delta = t.taps / 2 - 1;
+        assert!(t
+            .row(0)
+            .iter()
+            .enumerate()
+            .all(|(j, &c)| c == f32::from(j == delta)));
     }
 
     #[test]

@@ -6,7 +6,7 @@ pub mod arrival;
 
 use std::net::IpAddr;
 use tributary_dsp::ChannelLayout;
-use tributary_engine::config::EQ_BANDS;
+use tributary_engine::limits::EQ_BANDS;
 use tributary_engine::{PathSpec, SinkProtocol, SinkSpec};
 
 /// Which equalizer each path gets.

@@ -5,8 +5,8 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
 use tributary_dsp::ChannelLayout;
-use tributary_engine::rtp::RtpFormat;
-use tributary_engine::scream::{self, ScreamFormat};
+use tributary_engine::wire::rtp::RtpFormat;
+use tributary_engine::wire::scream::{self, ScreamFormat};
 use tributary_engine::{
     DesiredState, Engine, EngineOptions, PathSpec, RtpSourceSpec, SinkProtocol, SinkSpec,
 };
@@ -142,7 +142,7 @@ pub fn send_scream_from(
     }
     // A real sender's audio thread runs at real-time priority too; without it a loaded test
     // machine delays this thread by more than any jitter buffer.
-    tributary_engine::rt::raise_current_thread(30);
+    tributary_engine::runtime::scheduling::raise_current_thread(30);
     let start = Instant::now();
     let bytes_per_second = 48_000.0 * channels as f64 * 2.0;
     let mut out = [0u8; 1200];

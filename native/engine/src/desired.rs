@@ -1,0 +1,305 @@
+//! What the engine plays: the desired state `apply` receives (the control plane's solver
+//! output: per real sink, the real sources that reach it with their effective volume,
+//! equalizer and delay), and the checks that say which sinks can be played.
+
+use crate::limits::{
+    CHANNELS_MAX, DEFAULT_SINK_PORT, EQ_BANDS, EQ_GAIN_MAX, MAX_DELAY_MS, SAMPLE_RATE_MAX,
+    SAMPLE_RATE_MIN, VOLUME_MAX,
+};
+use crate::wire::rtp::RtpFormat;
+use std::net::IpAddr;
+use tributary_dsp::layout::ChannelLayout;
+use tributary_dsp::sample_format::SampleFormat;
+
+/// How a sink receives audio.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SinkProtocol {
+    /// Scream over UDP: 5-byte header + 1152-byte payloads.
+    Scream,
+    /// RTP L16/L24 over UDP, RTCP sender reports on port + 1.
+    Rtp,
+    /// Raw PCM over a TCP connection the engine opens to the sink.
+    Tcp,
+}
+
+/// How an RTP source arrives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RtpSourceSpec {
+    /// Local or multicast address to listen on; `None` for all.
+    pub listen_ip: Option<IpAddr>,
+    pub port: u16,
+    pub format: RtpFormat,
+    /// Payload type to accept; `None` accepts any.
+    pub payload_type: Option<u8>,
+}
+
+/// One real source reaching a sink, with effective levels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathSpec {
+    /// Stable identity of the source (its config id).
+    pub source_id: String,
+    /// Display name.
+    pub source_name: String,
+    /// Sender address streams are matched by.
+    pub ip: Option<IpAddr>,
+    /// Stream tag (per-application Scream `ip/program`).
+    pub tag: Option<String>,
+    /// RTP reception settings; `None` for Scream sources.
+    pub rtp: Option<RtpSourceSpec>,
+    /// 0.0-1.0.
+    pub volume: f32,
+    /// Linear band gains 0.0-2.0 (1.0 flat).
+    pub eq: [f32; EQ_BANDS],
+    /// 0-300 000 ms.
+    pub delay_ms: f64,
+}
+
+/// One real sink.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SinkSpec {
+    /// Stable identity (config id).
+    pub id: String,
+    pub name: String,
+    /// Destination; `None` renders nothing and sends nothing.
+    pub ip: Option<IpAddr>,
+    pub port: u16,
+    pub protocol: SinkProtocol,
+    pub sample_rate: u32,
+    pub bit_depth: u8,
+    pub channels: u8,
+    pub layout: ChannelLayout,
+    pub normalize: bool,
+    /// RTP payload type sent; `None`: 96 for L16, 97 for L24. PulseAudio's receiver only
+    /// takes 127 (10 or 11 at 44.1 kHz), whatever the SDP says.
+    pub payload_type: Option<u8>,
+    pub paths: Vec<PathSpec>,
+}
+
+/// Everything the engine should play.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DesiredState {
+    pub sinks: Vec<SinkSpec>,
+}
+
+/// A desired state that cannot be played, naming the field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl PathSpec {
+    /// A path from source `id` (also its name), matched by nothing yet, at volume 1.0 with a
+    /// flat EQ and no delay; set the other fields with struct update syntax.
+    pub fn new(id: &str) -> Self {
+        Self {
+            source_id: id.to_owned(),
+            source_name: id.to_owned(),
+            ip: None,
+            tag: None,
+            rtp: None,
+            volume: 1.0,
+            eq: [1.0; EQ_BANDS],
+            delay_ms: 0.0,
+        }
+    }
+}
+
+impl SinkSpec {
+    /// A sink `id` (also its name) in `protocol` at `sample_rate`, `bit_depth` and `layout`
+    /// (its channel count), with no destination yet (port 4010), no normalisation, no paths.
+    pub fn new(
+        id: &str,
+        protocol: SinkProtocol,
+        sample_rate: u32,
+        bit_depth: u8,
+        layout: ChannelLayout,
+    ) -> Self {
+        Self {
+            id: id.to_owned(),
+            name: id.to_owned(),
+            ip: None,
+            port: DEFAULT_SINK_PORT,
+            protocol,
+            sample_rate,
+            bit_depth,
+            channels: layout.channels() as u8,
+            layout,
+            normalize: false,
+            payload_type: None,
+            paths: Vec::new(),
+        }
+    }
+
+    /// The RTP payload type this sink sends: the configured one, else 96 (L16) or 97 (L24).
+    pub fn rtp_payload_type(&self) -> u8 {
+        self.payload_type
+            .unwrap_or(if self.bit_depth == 24 { 97 } else { 96 })
+    }
+
+    /// The wire encoding: Scream and TCP are little-endian, RTP big-endian (L16/L24).
+    pub fn sample_format(&self) -> Result<SampleFormat, ConfigError> {
+        let err = || {
+            ConfigError(format!(
+                "sinks[{}].bit_depth: {} is not playable over {:?} (16, 24, or 32 for Scream/TCP)",
+                self.name, self.bit_depth, self.protocol
+            ))
+        };
+        match (self.protocol, self.bit_depth) {
+            (SinkProtocol::Rtp, 16) => Ok(SampleFormat::S16Be),
+            (SinkProtocol::Rtp, 24) => Ok(SampleFormat::S24Be),
+            (SinkProtocol::Rtp, _) => Err(err()),
+            (_, 16) => Ok(SampleFormat::S16Le),
+            (_, 24) => Ok(SampleFormat::S24Le),
+            (_, 32) => Ok(SampleFormat::S32Le),
+            _ => Err(err()),
+        }
+    }
+}
+
+impl SinkSpec {
+    /// Checks this sink (number `i` in the state) against the engine's bounds; the error names
+    /// the first bad field.
+    pub fn validate(&self, i: usize) -> Result<(), ConfigError> {
+        let at = |field: &str| format!("sinks[{i}].{field}");
+        let err = |field: &str, msg: String| Err(ConfigError(format!("{}: {msg}", at(field))));
+        if !(SAMPLE_RATE_MIN..=SAMPLE_RATE_MAX).contains(&self.sample_rate) {
+            return err(
+                "sample_rate",
+                format!(
+                    "{} Hz is outside {SAMPLE_RATE_MIN}-{SAMPLE_RATE_MAX}",
+                    self.sample_rate
+                ),
+            );
+        }
+        if !(1..=CHANNELS_MAX).contains(&self.channels)
+            || usize::from(self.channels) != self.layout.channels()
+        {
+            return err(
+                "channels",
+                format!(
+                    "{} channels do not match channel_layout {} ({} channels)",
+                    self.channels,
+                    self.layout,
+                    self.layout.channels()
+                ),
+            );
+        }
+        self.sample_format()
+            .map_err(|e| ConfigError(format!("{}: {}", at("bit_depth"), e.0)))?;
+        let mut sources = std::collections::HashSet::new();
+        for (j, p) in self.paths.iter().enumerate() {
+            let field = |f: &str| format!("paths[{j}].{f}");
+            if !sources.insert(&p.source_id) {
+                return err(
+                    &field("source_config_id"),
+                    format!("source '{}' appears twice", p.source_id),
+                );
+            }
+            if !(0.0..=VOLUME_MAX).contains(&p.volume) {
+                return err(
+                    &field("volume"),
+                    format!("{} is outside 0.0-{VOLUME_MAX:.1}", p.volume),
+                );
+            }
+            if let Some(b) = p.eq.iter().position(|g| !(0.0..=EQ_GAIN_MAX).contains(g)) {
+                return err(
+                    &field("eq"),
+                    format!(
+                        "band {} gain {} is outside 0.0-{EQ_GAIN_MAX:.1}",
+                        b + 1,
+                        p.eq[b]
+                    ),
+                );
+            }
+            if !(0.0..=MAX_DELAY_MS).contains(&p.delay_ms) {
+                return err(
+                    &field("delay_ms"),
+                    format!("{} ms is outside 0-{MAX_DELAY_MS}", p.delay_ms),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+impl DesiredState {
+    /// Splits the state into what can be played and one error per sink that cannot (bad
+    /// values, or an id already used by an earlier sink). One bad sink never stops the others.
+    pub fn playable(mut self) -> (DesiredState, Vec<ConfigError>) {
+        let mut problems = Vec::new();
+        let mut ids = std::collections::HashSet::new();
+        let mut i = 0;
+        self.sinks.retain(|s| {
+            let result = if ids.insert(s.id.clone()) {
+                s.validate(i)
+            } else {
+                Err(ConfigError(format!(
+                    "sinks[{i}].config_id: duplicate sink id '{}'",
+                    s.id
+                )))
+            };
+            i += 1;
+            match result {
+                Ok(()) => true,
+                Err(e) => {
+                    problems.push(e);
+                    false
+                }
+            }
+        });
+        (self, problems)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sink(
+        id: &str,
+        channels: u8,
+        layout: ChannelLayout,
+        protocol: SinkProtocol,
+        bits: u8,
+    ) -> SinkSpec {
+        SinkSpec {
+            channels,
+            ..SinkSpec::new(id, protocol, 48_000, bits, layout)
+        }
+    }
+
+    #[test]
+    fn bad_sinks_are_skipped_with_a_named_field_and_the_rest_plays() {
+        let state = DesiredState {
+            sinks: vec![
+                sink("ok", 2, ChannelLayout::STEREO, SinkProtocol::Scream, 16),
+                sink(
+                    "layout",
+                    2,
+                    ChannelLayout::LAYOUT_5_1,
+                    SinkProtocol::Scream,
+                    16,
+                ),
+                sink("rtp32", 2, ChannelLayout::STEREO, SinkProtocol::Rtp, 32),
+                sink("ok", 2, ChannelLayout::STEREO, SinkProtocol::Tcp, 24),
+            ],
+        };
+        let (playable, problems) = state.playable();
+        assert_eq!(playable.sinks.len(), 1);
+        assert_eq!(playable.sinks[0].id, "ok");
+        let text: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        assert!(
+            text[0].starts_with("sinks[1].channels: 2 channels do not match channel_layout 5.1"),
+            "{}",
+            text[0]
+        );
+        assert!(text[1].starts_with("sinks[2].bit_depth:"), "{}", text[1]);
+        assert!(text[2].contains("duplicate sink id 'ok'"), "{}", text[2]);
+    }
+}

@@ -1,0 +1,301 @@
+//! The control side of a running engine (the public [`crate::Engine`] supervises it): it
+//! binds the receivers, starts the engine thread ([`crate::runtime::worker`]), turns each
+//! desired state into a plan ([`crate::runtime::plan`]) and sends it, reads the counters, and
+//! stops everything.
+
+use crate::desired::{ConfigError, DesiredState};
+use crate::options::EngineOptions;
+use crate::runtime::fault::Message;
+use crate::runtime::net::{self, Datagram, Receiver};
+use crate::runtime::plan::{Planner, Retired};
+use crate::runtime::stats::{BoundPorts, EngineCounters, EngineStats, SinkStats, SourceStats};
+use crate::runtime::worker::{engine_thread, Command, Worker};
+use crate::source::counters::unpack_format;
+use crate::source::unknown::{self, Unknown, UnknownSender};
+use crate::wire::PortKind;
+use std::collections::HashSet;
+use std::io;
+use std::net::UdpSocket;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// Datagrams queued between the receivers and the engine thread.
+const QUEUE_SLOTS: usize = 2048;
+
+/// A running engine's control side. Dropping it stops it.
+pub(crate) struct Control {
+    /// What the engine thread retired, freed here (see [`Retired`]).
+    retired: mpsc::Receiver<Retired>,
+    commands: mpsc::Sender<Command>,
+    thread: Option<JoinHandle<()>>,
+    queue: mpsc::SyncSender<Datagram>,
+    receivers: Vec<Receiver>,
+    options: EngineOptions,
+    ports: BoundPorts,
+    planner: Planner,
+    unknown: Arc<Mutex<Vec<Unknown>>>,
+    counters: Arc<EngineCounters>,
+    started: Instant,
+    /// Where the engine's threads report faults (the supervisor).
+    faults: mpsc::Sender<Message>,
+}
+
+impl Control {
+    /// Binds every receiver and starts the engine thread. Fails (with the port in the message)
+    /// if a socket cannot be bound. Faults of its threads go to `faults`.
+    pub fn start(options: EngineOptions, faults: mpsc::Sender<Message>) -> io::Result<Control> {
+        let (queue, data_rx) = mpsc::sync_channel::<Datagram>(QUEUE_SLOTS);
+        let counters = Arc::new(EngineCounters::default());
+        let mut receivers = Vec::new();
+        let mut ports = BoundPorts::default();
+        let open = |kind: PortKind, port: u16, receivers: &mut Vec<Receiver>| -> io::Result<u16> {
+            let r = net::spawn_receiver(
+                kind,
+                options.bind,
+                port,
+                &options.multicast_groups,
+                queue.clone(),
+                counters.clone(),
+                faults.clone(),
+            )
+            .map_err(|e| {
+                let hint = if e.kind() == io::ErrorKind::AddrInUse {
+                    "; another program (another Tributary?) is listening there"
+                } else {
+                    ""
+                };
+                io::Error::new(
+                    e.kind(),
+                    format!("cannot listen on UDP port {port} ({kind:?}): {e}{hint}"),
+                )
+            })?;
+            let bound = r.port;
+            receivers.push(r);
+            Ok(bound)
+        };
+        for &p in &options.scream_ports {
+            ports
+                .scream
+                .push(open(PortKind::Scream, p, &mut receivers)?);
+        }
+        if let Some(p) = options.tagged_port {
+            ports.tagged = Some(open(PortKind::TaggedScream, p, &mut receivers)?);
+        }
+        for &p in &options.rtp_ports {
+            let bound = open(PortKind::Rtp, p, &mut receivers)?;
+            ports.rtp.push(bound);
+            if let Err(e) = open(PortKind::Rtcp, bound.wrapping_add(1), &mut receivers) {
+                crate::log::warn(&format!("no RTCP for RTP port {bound}: {e}"));
+            }
+        }
+        let socket = UdpSocket::bind(("0.0.0.0", 0))?;
+        socket.set_multicast_ttl_v4(options.multicast_ttl)?;
+        socket.set_nonblocking(true)?;
+        let (commands, command_rx) = mpsc::channel();
+        let unknown = Arc::new(Mutex::new(Vec::new()));
+        let (retired_tx, retired) = mpsc::channel();
+        let worker = Worker::new(
+            retired_tx,
+            socket,
+            counters.clone(),
+            unknown.clone(),
+            options.default_rtp_format,
+        );
+        let engine_faults = faults.clone();
+        let thread = std::thread::Builder::new()
+            .name("trib-engine".into())
+            .spawn(move || engine_thread(worker, data_rx, command_rx, engine_faults))?;
+        Ok(Control {
+            retired,
+            commands,
+            thread: Some(thread),
+            queue,
+            receivers,
+            planner: Planner::new(options.jitter),
+            options,
+            ports,
+            unknown,
+            counters,
+            started: Instant::now(),
+            faults,
+        })
+    }
+
+    /// The engine thread lost its graph (a fault): the next [`Control::apply`] builds every
+    /// sink, tap and path anew, keeping their counters.
+    pub fn lost_graph(&mut self) {
+        self.planner.lost_graph();
+    }
+
+    /// Sends the engine thread a command (false when it has stopped).
+    #[cfg(feature = "fault-injection")]
+    pub fn command(&self, command: Command) -> bool {
+        self.commands.send(command).is_ok()
+    }
+
+    /// The ports actually bound.
+    pub fn ports(&self) -> &BoundPorts {
+        &self.ports
+    }
+
+    /// Makes the running graph match `state`. Unchanged sinks and paths keep playing; changed
+    /// volume, EQ and delay ramp; sinks whose format or destination changed are rebuilt on the
+    /// same tick phase.
+    ///
+    /// Sinks the engine cannot play (a field out of bounds, `channels` not matching the layout,
+    /// 32-bit RTP) are left out and returned, one error naming the field per sink; everything
+    /// else plays. `Err` only when the engine has stopped.
+    pub fn apply(&mut self, state: DesiredState) -> Result<Vec<ConfigError>, ConfigError> {
+        self.free_retired();
+        let (state, problems) = state.playable();
+        self.open_rtp_ports(&state);
+        let (plan, problems, applied) = self.planner.plan(state, problems);
+        self.commands
+            .send(Command::Apply(Box::new(plan)))
+            .map_err(|_| ConfigError("the engine has stopped".into()))?;
+        self.planner.commit(applied);
+        Ok(problems)
+    }
+
+    /// Opens receivers for RTP ports sources name that are not open yet.
+    fn open_rtp_ports(&mut self, state: &DesiredState) {
+        let wanted: HashSet<u16> = state
+            .sinks
+            .iter()
+            .flat_map(|s| &s.paths)
+            .filter_map(|p| p.rtp.as_ref().map(|r| r.port))
+            .collect();
+        for port in wanted {
+            if self
+                .receivers
+                .iter()
+                .any(|r| r.port == port && r.kind == PortKind::Rtp)
+            {
+                continue;
+            }
+            let groups: Vec<_> = self.options.multicast_groups.clone();
+            let extra: Vec<std::net::Ipv4Addr> = state
+                .sinks
+                .iter()
+                .flat_map(|s| &s.paths)
+                .filter_map(|p| p.rtp.as_ref())
+                .filter(|r| r.port == port)
+                .filter_map(|r| match r.listen_ip {
+                    Some(std::net::IpAddr::V4(a)) if a.is_multicast() => Some(a),
+                    _ => None,
+                })
+                .collect();
+            let all: Vec<_> = groups.into_iter().chain(extra).collect();
+            for (kind, p) in [
+                (PortKind::Rtp, port),
+                (PortKind::Rtcp, port.wrapping_add(1)),
+            ] {
+                match net::spawn_receiver(
+                    kind,
+                    self.options.bind,
+                    p,
+                    &all,
+                    self.queue.clone(),
+                    self.counters.clone(),
+                    self.faults.clone(),
+                ) {
+                    Ok(r) => {
+                        if kind == PortKind::Rtp {
+                            self.ports.rtp.push(r.port);
+                        }
+                        self.receivers.push(r);
+                    }
+                    Err(e) => {
+                        crate::log::warn(&format!("cannot listen on UDP port {p} ({kind:?}): {e}"))
+                    }
+                }
+            }
+        }
+    }
+
+    /// A snapshot of every counter.
+    pub fn stats(&self) -> EngineStats {
+        self.free_retired();
+        let sources = self
+            .planner
+            .applied
+            .source_counters
+            .iter()
+            .map(|(id, (name, c))| SourceStats {
+                id: id.clone(),
+                name: name.clone(),
+                packets: c.packets.load(Relaxed),
+                bytes: c.bytes.load(Relaxed),
+                lost: c.lost.load(Relaxed),
+                late: c.late.load(Relaxed),
+                reordered: c.reordered.load(Relaxed),
+                duplicates: c.duplicates.load(Relaxed),
+                malformed: c.malformed.load(Relaxed),
+                rtcp_packets: c.rtcp_packets.load(Relaxed),
+                jitter_ms: c.jitter_us.load(Relaxed) as f64 / 1000.0,
+                buffer_ms: c.buffer_us.load(Relaxed) as f64 / 1000.0,
+                drift_ppm: c.drift_ppb.load(Relaxed) as f64 / 1000.0,
+                format: unpack_format(c.format.load(Relaxed)).map(|f| f.describe()),
+            })
+            .collect::<Vec<_>>();
+        let mut sources = sources;
+        sources.sort_by(|a, b| a.name.cmp(&b.name));
+        let sinks = self
+            .planner
+            .applied
+            .sink_counters
+            .iter()
+            .map(|(id, name, c)| SinkStats {
+                id: id.clone(),
+                name: name.clone(),
+                packets: c.packets.load(Relaxed),
+                bytes: c.bytes.load(Relaxed),
+                underruns: c.underruns.load(Relaxed),
+                send_errors: c.send_errors.load(Relaxed),
+                queue_bytes: c.queue_bytes.load(Relaxed),
+                max_late_ms: c.max_late_us.swap(0, Relaxed) as f64 / 1000.0,
+            })
+            .collect();
+        EngineStats {
+            uptime_s: self.started.elapsed().as_secs_f64(),
+            cpu_s: self.counters.cpu_ns.load(Relaxed) as f64 / 1e9,
+            queue_overflows: self.counters.queue_overflows.load(Relaxed),
+            unknown_packets: self.counters.unknown_packets.load(Relaxed),
+            malformed_unknown: self.counters.malformed_unknown.load(Relaxed),
+            sources,
+            sinks,
+        }
+    }
+
+    /// Senders no source matches and heard in the last minute, most recent first.
+    pub fn unknown_senders(&self) -> Vec<UnknownSender> {
+        unknown::report(&self.unknown)
+    }
+
+    /// Frees what the engine thread took out of the graph on earlier applies.
+    fn free_retired(&self) {
+        while let Ok(retired) = self.retired.try_recv() {
+            drop(retired);
+        }
+    }
+
+    /// Stops every thread and closes every socket. Idempotent.
+    pub fn stop(&mut self) {
+        let _ = self.commands.send(Command::Stop);
+        self.receivers.clear();
+        if let Some(t) = self.thread.take() {
+            if t.join().is_err() {
+                crate::log::warn("the engine thread ended with a panic");
+            }
+        }
+    }
+}
+
+impl Drop for Control {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}

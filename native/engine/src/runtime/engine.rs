@@ -1,0 +1,108 @@
+//! The engine as its users see it: [`Engine`] starts the engine's threads and a supervisor
+//! ([`crate::runtime::supervisor`]) that restarts them after a fault, applies desired states,
+//! and reads statistics and health.
+
+use crate::desired::{ConfigError, DesiredState};
+use crate::options::EngineOptions;
+use crate::runtime::control::Control;
+use crate::runtime::fault::{self, Message};
+#[cfg(feature = "fault-injection")]
+use crate::runtime::fault_injection::FaultInjection;
+use crate::runtime::health::{EngineHealth, HealthState};
+use crate::runtime::stats::{BoundPorts, EngineStats};
+use crate::runtime::supervisor::{lock, supervise, Inner};
+#[cfg(feature = "fault-injection")]
+use crate::runtime::worker::Command;
+use crate::source::unknown::UnknownSender;
+use std::io;
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// A running, supervised engine. Dropping it stops it.
+pub struct Engine {
+    inner: Arc<Mutex<Inner>>,
+    messages: Sender<Message>,
+    supervisor: Option<JoinHandle<()>>,
+}
+
+impl Engine {
+    /// Binds every receiver and starts the engine and its supervisor. Fails (with the port in
+    /// the message) if a socket cannot be bound.
+    pub fn start(options: EngineOptions) -> io::Result<Engine> {
+        fault::install_panic_hook();
+        let (messages, inbox) = mpsc::channel();
+        let control = Control::start(options, messages.clone())?;
+        let inner = Arc::new(Mutex::new(Inner::new(control)));
+        let shared = inner.clone();
+        let supervisor = std::thread::Builder::new()
+            .name("trib-supervisor".into())
+            .spawn(move || supervise(&shared, &inbox))?;
+        Ok(Engine {
+            inner,
+            messages,
+            supervisor: Some(supervisor),
+        })
+    }
+
+    /// Makes the running graph match `state` (see `Control::apply`): sinks the engine cannot
+    /// play, and sources or sinks in quarantine, are left out, one problem each. After restarts
+    /// stopped ([`HealthState::Failed`]), a new state starts the engine again. `Err` only when
+    /// the engine has stopped.
+    pub fn apply(&mut self, state: DesiredState) -> Result<Vec<ConfigError>, ConfigError> {
+        let mut inner = lock(&self.inner);
+        inner.desired = state;
+        inner.release(Instant::now());
+        if inner.state == HealthState::Failed {
+            inner.control.lost_graph();
+        }
+        let result = inner.apply_desired();
+        if result.is_ok() && inner.state != HealthState::Restarting {
+            inner.state = HealthState::Running;
+            inner.reason = None;
+        }
+        result
+    }
+
+    /// A snapshot of every counter.
+    pub fn stats(&self) -> EngineStats {
+        lock(&self.inner).control.stats()
+    }
+
+    /// The ports actually bound.
+    pub fn ports(&self) -> BoundPorts {
+        lock(&self.inner).control.ports().clone()
+    }
+
+    /// Senders no source matches and heard in the last minute, most recent first.
+    pub fn unknown_senders(&self) -> Vec<UnknownSender> {
+        lock(&self.inner).control.unknown_senders()
+    }
+
+    /// Faults, restarts and quarantines.
+    pub fn health(&self) -> EngineHealth {
+        lock(&self.inner).health()
+    }
+
+    /// Test builds only: makes a fault happen (see [`FaultInjection`]).
+    #[cfg(feature = "fault-injection")]
+    pub fn inject_fault(&self, fault: FaultInjection) -> bool {
+        lock(&self.inner).control.command(Command::Inject(fault))
+    }
+
+    /// Stops every thread and closes every socket. Idempotent.
+    pub fn stop(&mut self) {
+        let _ = self.messages.send(Message::Stop);
+        if let Some(t) = self.supervisor.take() {
+            let _ = t.join();
+        }
+        lock(&self.inner).control.stop();
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}

@@ -1,0 +1,17 @@
+//! What a sink publishes: counters the engine thread stores with relaxed atomics and any
+//! thread reads.
+
+use std::sync::atomic::AtomicU64;
+
+/// What a sink publishes (the engine thread stores, any thread reads).
+#[derive(Debug, Default)]
+pub struct SinkCounters {
+    pub packets: AtomicU64,
+    pub bytes: AtomicU64,
+    pub underruns: AtomicU64,
+    pub send_errors: AtomicU64,
+    /// Bytes rendered but not yet sent (TCP backlog or partial Scream payload).
+    pub queue_bytes: AtomicU64,
+    /// Largest lateness of a send against its deadline, microseconds, since the last read.
+    pub max_late_us: AtomicU64,
+}

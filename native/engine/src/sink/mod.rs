@@ -1,0 +1,119 @@
+//! Sinks: per real sink, a mixer ticking on the router's steady clock. Each tick renders every
+//! path ([`crate::graph::path`]), mixes them ([`mix`]) and hands the packet to the sink's
+//! transport ([`output`]: Scream, RTP or TCP), whether or not sources send (silence then).
+//!
+//! - [`tick`]: when packets are due; [`mix`]: the sum and the limiter;
+//! - [`output`]: one module per transport behind one type.
+
+pub mod counters;
+pub mod mix;
+pub mod output;
+pub mod tick;
+
+use crate::desired::{ConfigError, SinkSpec};
+use crate::graph::path::Path;
+use crate::graph::tap::Tap;
+pub use crate::sink::counters::SinkCounters;
+use crate::sink::mix::Mix;
+use crate::sink::output::transport::SendContext;
+use crate::sink::output::Output;
+use crate::sink::tick::TickClock;
+use crate::source::slot::SourceSlot;
+use std::net::UdpSocket;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A sink on the engine thread: its paths, mixer, transport and clock. Built off the real-time
+/// thread; `tick` never allocates.
+pub struct Sink {
+    pub spec: SinkSpec,
+    pub paths: Vec<Path>,
+    pub counters: Arc<SinkCounters>,
+    clock: TickClock,
+    mix: Mix,
+    output: Output,
+}
+
+impl Sink {
+    /// Builds the sink (paths are added by the caller). `start` is the first tick's deadline;
+    /// `seed` varies its stream identifiers.
+    pub fn new(spec: &SinkSpec, start: Instant, seed: u64) -> Result<Self, ConfigError> {
+        let output = Output::new(spec, seed)?;
+        let mix = Mix::new(
+            spec.layout.channels(),
+            spec.sample_rate,
+            Output::max_frames(spec),
+        )
+        .map_err(|e| ConfigError(format!("sink {}: {e}", spec.name)))?;
+        Ok(Self {
+            spec: spec.clone(),
+            paths: Vec::new(),
+            counters: Arc::new(SinkCounters::default()),
+            clock: TickClock::new(start, output.period()),
+            mix,
+            output,
+        })
+    }
+
+    /// Frames a sink with this spec renders per tick at most (sizes its paths' buffers).
+    pub fn max_frames_for(spec: &SinkSpec) -> usize {
+        Output::max_frames(spec)
+    }
+
+    /// Nominal time between packets.
+    pub fn period(&self) -> Duration {
+        self.clock.period()
+    }
+
+    /// When the next packet is due.
+    pub fn deadline(&self) -> Instant {
+        self.clock.deadline()
+    }
+
+    /// Takes over the tick phase (and the stream, for the same transport and receiver) of the
+    /// sink this one replaces, so replacing it leaves no gap.
+    pub fn continue_from(&mut self, previous: &Sink) {
+        self.clock.continue_from(&previous.clock);
+        self.output.continue_from(&previous.output);
+    }
+
+    /// Produces and sends the packet due now. `sources` and `taps` are the engine's tables;
+    /// `now_s` is `now` on the engine's clock (seconds).
+    pub fn tick(
+        &mut self,
+        sources: &mut [SourceSlot],
+        taps: &mut [Tap],
+        now: Instant,
+        now_s: f64,
+        socket: &UdpSocket,
+    ) {
+        let (late, skipped) = self.clock.advance(now);
+        let deadline_s = now_s - late.as_secs_f64();
+        self.counters
+            .max_late_us
+            .fetch_max(late.as_micros() as u64, Relaxed);
+        if skipped {
+            // The paths pick up where their taps' other paths play now.
+            self.paths.iter_mut().for_each(Path::rejoin);
+        }
+        while let Some((frames, after_s)) = self.output.next_render() {
+            let mixed = self.mix.render(
+                &mut self.paths,
+                sources,
+                taps,
+                now_s,
+                deadline_s + after_s,
+                frames,
+                &self.counters,
+            );
+            self.output.take(mixed);
+        }
+        let context = SendContext {
+            socket,
+            counters: &self.counters,
+            now,
+        };
+        self.output.send(&context);
+    }
+}

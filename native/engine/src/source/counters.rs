@@ -1,0 +1,96 @@
+//! What a source publishes: counters the engine thread stores with relaxed atomics and any
+//! thread reads, and the format it last detected, packed into one atomic word.
+
+use std::sync::atomic::{AtomicI64, AtomicU64};
+
+/// Per source (shared between the engine thread and readers of stats).
+#[derive(Debug, Default)]
+pub struct SourceCounters {
+    pub packets: AtomicU64,
+    pub bytes: AtomicU64,
+    pub lost: AtomicU64,
+    pub late: AtomicU64,
+    pub reordered: AtomicU64,
+    pub duplicates: AtomicU64,
+    pub malformed: AtomicU64,
+    pub rtcp_packets: AtomicU64,
+    pub concealed: AtomicU64,
+    /// Microseconds.
+    pub jitter_us: AtomicU64,
+    /// Microseconds of audio queued ahead of playback (may be negative while starved).
+    pub buffer_us: AtomicI64,
+    /// Parts per billion.
+    pub drift_ppb: AtomicI64,
+    /// Detected format, packed by [`pack_format`].
+    pub format: AtomicU64,
+    /// Sender address of the last packet, packed IPv4 (0 for none or IPv6).
+    pub last_sender_v4: AtomicU64,
+}
+
+/// The wire format a source was last seen sending.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DetectedFormat {
+    /// 1 Scream, 2 tagged Scream, 3 RTP.
+    pub kind: u8,
+    pub bit_depth: u8,
+    pub channels: u8,
+    pub big_endian: bool,
+    pub sample_rate: u32,
+}
+
+/// Packs a format into one atomic word.
+pub fn pack_format(f: DetectedFormat) -> u64 {
+    u64::from(f.kind)
+        | u64::from(f.bit_depth) << 8
+        | u64::from(f.channels) << 16
+        | u64::from(f.big_endian) << 24
+        | u64::from(f.sample_rate) << 32
+}
+
+/// Unpacks [`pack_format`]; `None` before the first packet.
+pub fn unpack_format(v: u64) -> Option<DetectedFormat> {
+    (v != 0).then_some(DetectedFormat {
+        kind: v as u8,
+        bit_depth: (v >> 8) as u8,
+        channels: (v >> 16) as u8,
+        big_endian: (v >> 24) & 1 == 1,
+        sample_rate: (v >> 32) as u32,
+    })
+}
+
+impl DetectedFormat {
+    /// For example `scream s16le 48000 Hz 2 ch` or `rtp L24 96000 Hz 6 ch`.
+    pub fn describe(&self) -> String {
+        let kind = match self.kind {
+            1 => "scream",
+            2 => "scream-tagged",
+            _ => "rtp",
+        };
+        let enc = match (self.kind, self.bit_depth, self.big_endian) {
+            (3, 16, true) => "L16".to_owned(),
+            (3, 24, true) => "L24".to_owned(),
+            (_, b, true) => format!("s{b}be"),
+            (_, b, false) => format!("s{b}le"),
+        };
+        format!("{kind} {enc} {} Hz {} ch", self.sample_rate, self.channels)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_pack_and_describe() {
+        let f = DetectedFormat {
+            kind: 3,
+            bit_depth: 24,
+            channels: 6,
+            big_endian: true,
+            sample_rate: 96_000,
+        };
+        assert_eq!(unpack_format(pack_format(f)), Some(f));
+        assert_eq!(f.describe(), "rtp L24 96000 Hz 6 ch");
+        assert_eq!(unpack_format(0), None);
+    }
+}

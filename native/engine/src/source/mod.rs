@@ -1,0 +1,19 @@
+//! Sources: what arrives from each sender, kept until every path has played it.
+//!
+//! - [`slot`]: the engine thread's record of one source (how streams are matched to it, its
+//!   buffer, its counters, format changes);
+//! - [`buffer`]: the receive side and jitter buffer (packets placed by timestamp or byte
+//!   position, loss and reordering counted, the adaptive target), on a [`timeline`] ring that
+//!   is also the timeshift buffer; [`drift`] estimates the sender's clock against ours;
+//!   [`pcm`] converts payloads for it;
+//! - [`counters`]: what a source publishes; [`unknown`]: senders no source matches.
+//!
+//! A decoded input (a URL played, a plugin's stream) becomes a source by writing a buffer.
+
+pub mod buffer;
+pub mod counters;
+pub mod drift;
+pub mod pcm;
+pub mod slot;
+pub mod timeline;
+pub mod unknown;

@@ -1,0 +1,25 @@
+//! Wire formats: pure, allocation-free parsers and builders for what travels on the network.
+//! Every parser returns a [`packet::DropReason`] instead of panicking.
+//!
+//! - [`scream`]: Scream (5-byte header + PCM), as sent by the Scream Windows driver and ESP32s;
+//! - [`tagged`]: Tributary's per-application Scream (`TRBT` header, then Scream);
+//! - [`rtp`]: RTP with L16/L24 payloads; [`rtcp`]: sender and receiver reports;
+//! - [`sdp`]: session descriptions (SAP announcements, `ffmpeg -f rtp`).
+//!
+//! A new input or output format (an encoded stream's framing) gets its module here.
+
+pub mod packet;
+pub mod rtcp;
+pub mod rtp;
+pub mod scream;
+pub mod sdp;
+pub mod tagged;
+
+/// What a receiving port carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PortKind {
+    Scream,
+    TaggedScream,
+    Rtp,
+    Rtcp,
+}
