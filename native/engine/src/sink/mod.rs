@@ -3,9 +3,11 @@
 //! transport ([`output`]: Scream, RTP or TCP), whether or not sources send (silence then).
 //!
 //! - [`tick`]: when packets are due; [`mix`]: the sum and the limiter;
-//! - [`output`]: one module per transport behind one type.
+//! - [`output`]: one module per transport behind one type;
+//! - [`listen`]: a tap on the mix for listening outputs (MP3 over HTTP), encoded off this thread.
 
 pub mod counters;
+pub mod listen;
 pub mod mix;
 pub mod output;
 pub mod tick;
@@ -107,6 +109,7 @@ impl Sink {
                 frames,
                 &self.counters,
             );
+            self.counters.listen.push(&mixed, self.spec.sample_rate);
             self.output.take(mixed);
         }
         let context = SendContext {
