@@ -838,6 +838,7 @@ module.exports = nativeBinding
 module.exports.Chain = nativeBinding.Chain
 module.exports.Engine = nativeBinding.Engine
 module.exports.Mixer = nativeBinding.Mixer
+module.exports.Mp3Stream = nativeBinding.Mp3Stream
 module.exports.PathPreview = nativeBinding.PathPreview
 module.exports.EQ_BAND_COUNT = nativeBinding.EQ_BAND_COUNT
 module.exports.eqResponse = nativeBinding.eqResponse

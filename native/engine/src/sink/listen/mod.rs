@@ -79,6 +79,7 @@ impl ListenTap {
         }
         let ring = Arc::new(PcmRing::new(RING_FRAMES * 2));
         *slot = Some(ring.clone());
+        self.overruns.store(0, Relaxed);
         self.active.store(true, Relaxed);
         Some(ring)
     }

@@ -88,6 +88,11 @@ impl Mp3Stream {
         })
     }
 
+    /// Renders of the sink its tap dropped (the encoder fell behind) since the tap opened.
+    pub fn overruns(&self) -> u64 {
+        self.sink.listen.overruns.load(Relaxed)
+    }
+
     /// Stops the thread (after its current pass) and closes the tap.
     pub fn stop(&mut self) {
         self.stop.store(true, Relaxed);
