@@ -22,6 +22,7 @@ import networkRoutes from './routes/system/network.js';
 import { serializerCompiler, validatorCompiler } from './schema/compilers.js';
 import { openapiOptions } from './schema/openapi.js';
 import { sharedSchemas } from './schema/validate.js';
+import streams from './streams/index.js';
 
 export interface AppOptions {
   /** config.yaml (sinks, sources, routes). */
@@ -90,6 +91,7 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
     ...(options.engineBinding ? { binding: options.engineBinding } : {}),
   });
   await fastify.register(discovery, { settings: options.discovery ?? null });
+  await fastify.register(streams);
   await fastify.register(systemRoutes);
   await fastify.register(discoveryRoutes);
   await fastify.register(sinkRoutes, { prefix: '/sinks' });

@@ -522,3 +522,10 @@ export interface SdpSession {
   origin?: string
   media: Array<SdpMedia>
 }
+
+/**
+ * Bytes the kernel still holds for the TCP socket `fd` (sent but unacknowledged, or unsent),
+ * or null if `fd` is not a TCP socket. With the response's own queue, how far behind an HTTP
+ * listener is.
+ */
+export declare function tcpSendQueue(fd: number): number | null

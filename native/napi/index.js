@@ -845,3 +845,4 @@ module.exports.eqResponse = nativeBinding.eqResponse
 module.exports.parseFormat = nativeBinding.parseFormat
 module.exports.parseLayout = nativeBinding.parseLayout
 module.exports.parseSdp = nativeBinding.parseSdp
+module.exports.tcpSendQueue = nativeBinding.tcpSendQueue

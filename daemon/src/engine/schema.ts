@@ -1,6 +1,7 @@
 // The statistics the engine reports: GET /api/stats and every message of /ws/stats.
 import { type Static, Type } from '@sinclair/typebox';
 import { DiscoveryStatus } from '../discovery/schema.js';
+import { StreamStats } from '../streams/schema.js';
 
 const count = (description: string) => Type.Number({ minimum: 0, description });
 
@@ -167,6 +168,9 @@ export const StatsMessage = Type.Object(
       description: 'Senders heard that no source matches, most recent first (add them as sources).',
     }),
     discovery: Type.Ref(DiscoveryStatus),
+    streams: Type.Array(StreamStats, {
+      description: 'MP3 streams of sinks (GET /stream/{ip}/) that had a listener.',
+    }),
   },
   { title: 'StatsMessage', additionalProperties: false },
 );

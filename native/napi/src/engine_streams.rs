@@ -109,3 +109,11 @@ impl Mp3Stream {
         self.inner.is_some()
     }
 }
+
+/// Bytes the kernel still holds for the TCP socket `fd` (sent but unacknowledged, or unsent),
+/// or null if `fd` is not a TCP socket. With the response's own queue, how far behind an HTTP
+/// listener is.
+#[napi]
+pub fn tcp_send_queue(fd: i32) -> Option<u32> {
+    tributary_engine::tcp_send_queue(fd).map(|n| n.min(u32::MAX as usize) as u32)
+}

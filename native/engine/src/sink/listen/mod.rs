@@ -10,6 +10,7 @@
 
 pub mod mp3;
 pub mod ring;
+pub mod socket;
 
 use crate::sink::listen::ring::PcmRing;
 use crate::sink::mix::Mixed;
