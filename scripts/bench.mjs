@@ -18,6 +18,11 @@ const benches = [
     what: 'audio engine end to end on loopback: latency, send cadence vs GStreamer, CPU',
   },
   {
+    name: 'streams',
+    script: 'bench-streams.mjs',
+    what: 'MP3 encoder vs the lame CLI and ffmpeg libmp3lame; 1 vs 50 stream listeners, time to first byte',
+  },
+  {
     name: 'solver',
     script: 'bench-solver.mjs',
     what: 'configuration solver: nested groups and 1,000 entities vs chain enumeration',

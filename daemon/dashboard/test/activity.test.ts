@@ -143,6 +143,7 @@ function stats(
       },
     ],
     unknown_senders: [],
+    streams: [],
     discovery: DISCOVERY_OFF,
     ...extra,
   };

@@ -28,7 +28,6 @@ const mp3Fields = {
 /** A sink's MP3 stream (GET /stream/{ip}/). */
 export const Mp3Settings = Type.Object(withDefaults(mp3Fields, MP3_DEFAULTS), {
   additionalProperties: false,
-  default: MP3_DEFAULTS,
   description:
     'The MP3 stream of this sink at /stream/{ip}/ (real sinks with an ip). Replaced as a ' +
     'whole; fields left out take their defaults.',

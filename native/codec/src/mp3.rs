@@ -89,8 +89,7 @@ impl Mp3Encoder {
         b.set_brate(rate).map_err(|e| fail("bit rate", &e))?;
         b.set_mode(Mode::JointStereo)
             .map_err(|e| fail("mode", &e))?;
-        b.set_to_write_vbr_tag(false)
-            .map_err(|e| fail("tag", &e))?;
+        b.set_to_write_vbr_tag(false).map_err(|e| fail("tag", &e))?;
         let lame = b.build().map_err(|e| fail("parameters", &e))?;
         let out = mp3lame_encoder::max_required_buffer_size(max_block * 2);
         Ok(Self {

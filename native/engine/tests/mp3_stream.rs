@@ -44,7 +44,10 @@ fn a_silent_sink_streams_320_kbps_frames_in_real_time() {
     let (frames, deliver) = recorder();
     let stream = engine.listen_mp3("a", 320, deliver).unwrap();
     std::thread::sleep(Duration::from_millis(2000));
-    let cpu_ns = stream.stats.cpu_ns.load(std::sync::atomic::Ordering::Relaxed);
+    let cpu_ns = stream
+        .stats
+        .cpu_ns
+        .load(std::sync::atomic::Ordering::Relaxed);
     drop(stream);
     let h = headers(&frames);
     // 2 s at 48 kHz is 83 frames; the encoder holds about two.

@@ -59,7 +59,11 @@ impl ListenTap {
                 let left = buf.channel(0);
                 let right = buf.channel(if buf.channels() > 1 { 1 } else { 0 });
                 ring.write_with(frames * 2, |i| {
-                    let v = if i % 2 == 0 { left[i / 2] } else { right[i / 2] };
+                    let v = if i % 2 == 0 {
+                        left[i / 2]
+                    } else {
+                        right[i / 2]
+                    };
                     v.clamp(-1.0, 1.0)
                 })
                 .then_some(frames)
