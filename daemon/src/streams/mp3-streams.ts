@@ -37,10 +37,14 @@ export function kernelQueued(res: ServerResponse): number {
   return 0;
 }
 
-/** Whether a hub made for `a` still serves `b` (same sink, address and MP3 settings). */
+/**
+ * Whether a hub made for `a` still serves `b`: same address, rate and MP3 settings (players
+ * reconnect to a changed stream rather than meet a new format mid-stream).
+ */
 function sameStream(a: Sink, b: Sink): boolean {
   return (
     a.ip === b.ip &&
+    a.sample_rate === b.sample_rate &&
     a.enabled === b.enabled &&
     a.mp3.bitrate === b.mp3.bitrate &&
     a.mp3.max_listeners === b.mp3.max_listeners
