@@ -221,6 +221,29 @@ describe('MP3 over HTTP', () => {
     assert.equal(frames[2]! >> 4, 9);
   });
 
+  test('of sinks sharing an ip the lowest port streams; changing its mp3 settings ends the stream and the next has them', async (t) => {
+    const d = await daemon(t);
+    const low = { name: 'Low', ip: '127.0.0.1', port: 9, mp3: { bitrate: 64 } };
+    const made = await d.app.inject({ method: 'POST', url: '/sinks', payload: low });
+    assert.equal(made.statusCode, 201, made.body);
+    const res = await listen(d.url);
+    t.after(() => res.destroy());
+    const ended = new Promise((resolve) => res.once('close', resolve));
+    // MPEG-1 Layer III bit rate index 5 is 64 kbit/s.
+    assert.equal((await readBytes(res, 500))[2]! >> 4, 5);
+    assert.equal((await d.stats()).streams[0]!.sink, 'Low');
+    const changed = await d.app.inject({
+      method: 'PUT',
+      url: '/sinks/Low',
+      payload: { mp3: { bitrate: 96 } },
+    });
+    assert.equal(changed.statusCode, 200, changed.body);
+    await ended;
+    const again = await listen(d.url);
+    t.after(() => again.destroy());
+    assert.equal((await readBytes(again, 500))[2]! >> 4, 7); // 96 kbit/s
+  });
+
   test('mp3.bitrate takes only Layer III rates: 384 is a 400 naming the field', async (t) => {
     const app = await build(t);
     const res = await app.inject({
