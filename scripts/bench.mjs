@@ -20,7 +20,7 @@ const benches = [
   {
     name: 'streams',
     script: 'bench-streams.mjs',
-    what: 'MP3 encoder vs the lame CLI and ffmpeg libmp3lame; 1 vs 50 stream listeners, time to first byte',
+    what: 'MP3 encoder vs the lame CLI and ffmpeg libmp3lame, Opus vs ffmpeg libopus; 1 vs 50 stream listeners, time to first byte',
   },
   {
     name: 'solver',

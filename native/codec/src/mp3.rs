@@ -5,6 +5,7 @@
 //! index, 15 values); there is no 384 kbit/s frame. LAME clamps `-b 384` to 320.
 
 use crate::frames::{FrameHeader, FrameSplitter};
+use crate::CodecError;
 use mp3lame_encoder::{Bitrate, Builder, Encoder, FlushNoGap, InterleavedPcm, Mode};
 use std::fmt;
 use std::num::NonZeroU32;
@@ -16,18 +17,6 @@ pub const MP3_BITRATES: [u32; 13] = [32, 40, 48, 64, 80, 96, 112, 128, 160, 192,
 pub const MP3_DEFAULT_BITRATE: u32 = 320;
 /// PCM frames per MPEG-1 Layer III frame.
 const FRAME_SAMPLES: usize = 1152;
-
-/// Why an encoder could not be made or could not encode.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Mp3Error(pub String);
-
-impl fmt::Display for Mp3Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Mp3Error {}
 
 /// The MPEG-1 rate a stream of a sink at `input_rate` is encoded at: 32, 44.1 and 48 kHz as
 /// they are; other multiples of 44.1 kHz at 44.1 kHz; everything else at 48 kHz (LAME
@@ -73,14 +62,14 @@ pub struct Mp3Encoder {
 impl Mp3Encoder {
     /// An encoder of stereo at `input_rate` into `bitrate_kbps` CBR (one of [`MP3_BITRATES`]),
     /// for blocks of at most `max_block` frames.
-    pub fn new(input_rate: u32, bitrate_kbps: u32, max_block: usize) -> Result<Self, Mp3Error> {
+    pub fn new(input_rate: u32, bitrate_kbps: u32, max_block: usize) -> Result<Self, CodecError> {
         let rate = bitrate(bitrate_kbps).ok_or_else(|| {
-            Mp3Error(format!(
+            CodecError(format!(
                 "bit rate {bitrate_kbps} kbit/s is not one of {MP3_BITRATES:?}"
             ))
         })?;
-        let fail = |what: &str, e: &dyn fmt::Debug| Mp3Error(format!("LAME {what}: {e:?}"));
-        let mut b = Builder::new().ok_or_else(|| Mp3Error("LAME could not start".into()))?;
+        let fail = |what: &str, e: &dyn fmt::Debug| CodecError(format!("LAME {what}: {e:?}"));
+        let mut b = Builder::new().ok_or_else(|| CodecError("LAME could not start".into()))?;
         b.set_num_channels(2).map_err(|e| fail("channels", &e))?;
         b.set_sample_rate(input_rate)
             .map_err(|e| fail("sample rate", &e))?;
@@ -122,24 +111,24 @@ impl Mp3Encoder {
         &mut self,
         interleaved: &[f32],
         mut frame: impl FnMut(&[u8], &FrameHeader),
-    ) -> Result<(), Mp3Error> {
+    ) -> Result<(), CodecError> {
         for block in interleaved.chunks(self.max_block * 2) {
             self.out.clear();
             self.lame
                 .encode_to_vec(InterleavedPcm(block), &mut self.out)
-                .map_err(|e| Mp3Error(format!("LAME encode: {e:?}")))?;
+                .map_err(|e| CodecError(format!("LAME encode: {e:?}")))?;
             self.splitter.push(&self.out, &mut frame);
         }
         Ok(())
     }
 
     /// Encodes what LAME still holds (the last frames) and calls `frame` with them.
-    pub fn finish(&mut self, frame: impl FnMut(&[u8], &FrameHeader)) -> Result<(), Mp3Error> {
+    pub fn finish(&mut self, frame: impl FnMut(&[u8], &FrameHeader)) -> Result<(), CodecError> {
         self.out.clear();
         self.out.reserve(7200);
         self.lame
             .flush_to_vec::<FlushNoGap>(&mut self.out)
-            .map_err(|e| Mp3Error(format!("LAME flush: {e:?}")))?;
+            .map_err(|e| CodecError(format!("LAME flush: {e:?}")))?;
         self.splitter.push(&self.out, frame);
         Ok(())
     }

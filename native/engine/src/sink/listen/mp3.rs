@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use tributary_codec::{Mp3Encoder, Mp3Error};
+use tributary_codec::{CodecError, Mp3Encoder};
 
 /// How often the encoder thread looks for new audio.
 const POLL: Duration = Duration::from_millis(10);
@@ -54,12 +54,12 @@ impl Mp3Stream {
         rate: u32,
         bitrate_kbps: u32,
         deliver: Deliver,
-    ) -> Result<Self, Mp3Error> {
+    ) -> Result<Self, CodecError> {
         let encoder = Mp3Encoder::new(rate, bitrate_kbps, BLOCK)?;
         let ring = sink
             .listen
             .open()
-            .ok_or_else(|| Mp3Error("this sink already has an MP3 stream".into()))?;
+            .ok_or_else(|| CodecError("this sink already has an MP3 stream".into()))?;
         sink.listen.rate.store(rate, Relaxed);
         let stop = Arc::new(AtomicBool::new(false));
         let stats = Arc::new(Mp3StreamStats::default());
@@ -78,7 +78,7 @@ impl Mp3Stream {
             .spawn(move || worker.run(&flag))
             .map_err(|e| {
                 sink.listen.close();
-                Mp3Error(format!("could not start the encoder thread: {e}"))
+                CodecError(format!("could not start the encoder thread: {e}"))
             })?;
         Ok(Self {
             sink,
