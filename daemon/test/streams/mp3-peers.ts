@@ -137,3 +137,26 @@ export function rmsDb(x: Float32Array): number {
   for (const v of x) sum += v * v;
   return 10 * Math.log10(sum / x.length);
 }
+
+/**
+ * Plays the stream at `url` with ffplay for `seconds` (no window; SDL's dummy audio device,
+ * which consumes at the real rate), then stops it (a live stream never ends, so -autoexit
+ * cannot); resolves with its stderr (stream info and the playback clock).
+ */
+export function ffplay(url: string, seconds: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const player = spawn('ffplay', ['-nodisp', '-loglevel', 'info', '-stats', url], {
+      env: { ...process.env, SDL_AUDIODRIVER: 'dummy' },
+    });
+    let log = '';
+    player.stderr.on('data', (c: Buffer) => {
+      log += c;
+    });
+    player.once('error', reject);
+    const timer = setTimeout(() => player.kill('SIGTERM'), seconds * 1000);
+    player.once('close', () => {
+      clearTimeout(timer);
+      resolve(log);
+    });
+  });
+}

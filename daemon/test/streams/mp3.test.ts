@@ -9,6 +9,7 @@ import { build, localEngine } from '../helpers.js';
 import {
   channel,
   ffmpegDecode,
+  ffplay,
   ffprobe,
   frequency,
   listen,
@@ -109,6 +110,14 @@ describe('MP3 over HTTP', () => {
     assert.ok(Math.abs(level - -9.03) < 0.5, `left level ${level.toFixed(2)} dBFS`);
     stop.abort();
     await sending;
+  });
+
+  test('ffplay plays the stream: mp3, 48 kHz stereo, 320 kb/s, its clock advancing', async (t) => {
+    const d = await daemon(t);
+    const log = await ffplay(d.url, 4);
+    assert.match(log, /Audio: mp3.*48000 Hz, stereo.*320 kb\/s/);
+    const clocks = [...log.matchAll(/(\d+\.\d+) M-A/g)].map((m) => Number(m[1]));
+    assert.ok(Math.max(...clocks) >= 1.5, `played to ${Math.max(...clocks)} s`);
   });
 
   test('/stream/{ip} without the slash streams too; silence keeps coming while nothing plays', async (t) => {
