@@ -91,6 +91,40 @@ test('a circle of TypeScript imports (static, type-only, re-export, dynamic) is 
   assert.deepEqual(cycle.cycle, ['a.ts', 'b.ts', 'c/index.ts', 'd.ts', 'a.ts']);
 });
 
+test('path aliases (tsconfig paths) and .tsx files are followed', (t) => {
+  const root = tree(t, {
+    'site/app/page.tsx': "import { Card } from '@/components/card';\nexport default Card;\n",
+    'site/components/card.tsx': "import { page } from '@/app/page';\nexport const Card = page;\n",
+    'site/lib/x.ts': "import 'react';\n",
+  });
+  const graph = tsGraph(join(root, 'site'), { aliases: { '@/': '.' } });
+  assert.deepEqual(edgesOf(graph), {
+    'app/page.tsx': ['components/card.tsx'],
+    'components/card.tsx': ['app/page.tsx'],
+    'lib/x.ts': [],
+  });
+  const { problems } = check(root);
+  assert.deepEqual(problems, [
+    'import circle in site: app/page.tsx -> components/card.tsx -> app/page.tsx',
+  ]);
+});
+
+test('every source folder is measured, C included, build output not', (t) => {
+  const lines = (n) => `${Array.from({ length: n }, (_, i) => `// ${i}`).join('\n')}\n`;
+  const root = tree(t, {
+    'firmware/main/big.c': lines(451),
+    'firmware/build/CMakeCache.txt': '',
+    'firmware/build/generated.c': lines(900),
+    'scripts/long.mjs': lines(460),
+    'site/out/bundle.js': lines(5000),
+    'site/lib/short.ts': lines(10),
+  });
+  assert.deepEqual(check(root).problems, [
+    'scripts/long.mjs: 460 lines (at most 450; split it by concept)',
+    'firmware/main/big.c: 451 lines (at most 450; split it by concept)',
+  ]);
+});
+
 test('a file over the limit is reported unless generated or excepted with a reason', (t) => {
   const lines = (n) => `${Array.from({ length: n }, (_, i) => `// ${i}`).join('\n')}\n`;
   const root = tree(t, {
