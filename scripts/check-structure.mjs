@@ -5,6 +5,7 @@
 //     `super::...`, `self::...` and child-module paths, resolved to the file that holds the module)
 //     nor between the files of a TypeScript program (`TS_ROOTS`: static and dynamic
 //     `import`/`export ... from`);
+//   - a README.md in every folder of `README_FOLDERS`;
 //   - no source file (Rust, TypeScript, JavaScript, C) under `LENGTH_ROOTS` longer than 450 lines,
 //     except generated files and the exceptions listed in structure/files.mjs with their reason.
 // Code under `#[cfg(test)]` (inline test modules and test-only module files) is left out of the
@@ -33,10 +34,38 @@ export const TS_ROOTS = [
 /** Where every hand-written source file is at most `MAX_LINES` long. */
 export const LENGTH_ROOTS = ['native', 'daemon', 'scripts', 'site', 'firmware'];
 
+/** Folders that must say, in a README.md, what lives there and what must not. */
+export const README_FOLDERS = [
+  'content',
+  'daemon',
+  'daemon/dashboard',
+  'daemon/src/http',
+  'daemon/src/product-plugins',
+  'daemon/src/services',
+  'daemon/src/streams',
+  'firmware',
+  'native',
+  'native/engine/src/graph',
+  'native/engine/src/runtime',
+  'native/engine/src/sink',
+  'native/engine/src/sink/output',
+  'native/engine/src/source',
+  'native/engine/src/wire',
+  'native/napi',
+  'scripts',
+  'site',
+  'testdata',
+];
+
 /** Every structure problem of the repository at `repo`, as lines of text (none: all is well). */
-export function check(repo, { exceptions = LONG_FILE_EXCEPTIONS } = {}) {
+export function check(repo, { exceptions = LONG_FILE_EXCEPTIONS, readmes = README_FOLDERS } = {}) {
   const problems = [];
   const report = [];
+  for (const folder of readmes) {
+    if (!existsSync(join(repo, folder, 'README.md'))) {
+      problems.push(`${folder}/README.md is missing: say what lives there and what must not`);
+    }
+  }
   const native = join(repo, 'native');
   const crates = existsSync(native)
     ? readdirSync(native)

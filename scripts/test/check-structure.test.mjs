@@ -103,8 +103,10 @@ test('path aliases (tsconfig paths) and .tsx files are followed', (t) => {
     'components/card.tsx': ['app/page.tsx'],
     'lib/x.ts': [],
   });
-  const { problems } = check(root);
+  const { problems } = check(root, { readmes: ['site', 'site/lib'] });
   assert.deepEqual(problems, [
+    'site/README.md is missing: say what lives there and what must not',
+    'site/lib/README.md is missing: say what lives there and what must not',
     'import circle in site: app/page.tsx -> components/card.tsx -> app/page.tsx',
   ]);
 });
@@ -119,7 +121,7 @@ test('every source folder is measured, C included, build output not', (t) => {
     'site/out/bundle.js': lines(5000),
     'site/lib/short.ts': lines(10),
   });
-  assert.deepEqual(check(root).problems, [
+  assert.deepEqual(check(root, { readmes: [] }).problems, [
     'scripts/long.mjs: 460 lines (at most 450; split it by concept)',
     'firmware/main/big.c: 451 lines (at most 450; split it by concept)',
   ]);
@@ -139,7 +141,7 @@ test('a file over the limit is reported unless generated or excepted with a reas
     { file: 'daemon/src/long.ts', lines: 500 },
   ]);
   const exceptions = new Map([['daemon/src/long.ts', 'a reason']]);
-  const { problems, report } = check(root, { exceptions });
+  const { problems, report } = check(root, { exceptions, readmes: [] });
   assert.deepEqual(problems, ['native/x/src/lib.rs: 451 lines (at most 450; split it by concept)']);
   assert.ok(report.includes('daemon/src/long.ts: 500 lines, allowed: a reason'));
 });
