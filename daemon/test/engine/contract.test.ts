@@ -88,6 +88,43 @@ test('the configuration’s lists are the engine’s (types and values)', () => 
   );
 });
 
+test('every value of the engine’s enums is one the engine plays', () => {
+  const limits = engineLimits();
+  const paths = limits.rtpEncodings.map((format, i) => ({
+    source: `RTP ${format}`,
+    source_config_id: `source-${i}`,
+    ip: null,
+    tag: null,
+    rtp: { listen_ip: null, port: 40100 + 2 * i, format, sample_rate: 48000, channels: 2 },
+    volume: 1,
+    eq: Array(EQ_BAND_COUNT).fill(1),
+    delay_ms: 0,
+  }));
+  const sinks = limits.sinkProtocols.flatMap((protocol) =>
+    limits.channelLayouts.map((layout) => ({
+      name: `${protocol} ${layout}`,
+      config_id: `${protocol}-${layout}`,
+      ip: '127.0.0.1',
+      port: 4010,
+      protocol,
+      sample_rate: 48000,
+      bit_depth: 16,
+      channels: LAYOUT_CHANNELS[layout],
+      channel_layout: layout,
+      volume_normalization: false,
+      paths,
+    })),
+  );
+  assert.equal(sinks.length, limits.sinkProtocols.length * limits.channelLayouts.length);
+  assert.equal(Engine.check({ sinks }), null);
+  // And the check does refuse what is not one of them (it is not vacuous).
+  const [first] = sinks;
+  assert.match(
+    String(Engine.check({ sinks: [{ ...first!, protocol: 'smoke' as SinkProtocol }] })),
+    /protocol/,
+  );
+});
+
 /** The schema's property names, sorted. */
 const keys = (schema: TObject) => Object.keys(schema.properties).sort();
 
