@@ -1,8 +1,8 @@
-// Listening outputs (issue 14): the MP3 stream of each sink at GET /stream/{ip}/, encoded in
-// the audio engine; this plugin only serves the frames over HTTP. WebRTC (WHEP) comes later.
+// The streams service (issue 14): the MP3 stream of each sink, encoded in the audio engine; this
+// service keeps one hub per sink and follows the configuration. Its route is mp3-routes.ts.
+// WebRTC (WHEP) is not built yet.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import mp3Routes from './mp3-routes.js';
 import { Mp3Streams } from './mp3-streams.js';
 
 declare module 'fastify' {
@@ -24,7 +24,6 @@ export default fp(
       streams.close();
       done();
     });
-    await fastify.register(mp3Routes);
   },
   { name: 'streams', fastify: '5.x', dependencies: ['config-store', 'engine'] },
 );

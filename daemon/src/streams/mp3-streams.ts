@@ -3,8 +3,8 @@
 import type { ServerResponse } from 'node:http';
 import { tcpSendQueue } from '@tributary/native';
 import type { ConfigSnapshot } from '../config/store.js';
-import type { EngineService } from '../engine/service.js';
 import type { Sink } from '../schema/sink.js';
+import type { EngineService } from '../services/engine/service.js';
 import { Mp3Hub } from './mp3-hub.js';
 import type { StreamStats } from './schema.js';
 

@@ -3,24 +3,12 @@
 //! frames ([`frames`]), so a listener can join the stream at any frame; Opus ([`opus`]) for
 //! WebRTC listening (whose transport is not built yet).
 
+pub mod error;
 pub mod frames;
 pub mod mp3;
 pub mod opus;
 
+pub use error::CodecError;
 pub use frames::{FrameHeader, FrameSplitter};
 pub use mp3::{mp3_output_rate, Mp3Encoder, MP3_BITRATES, MP3_DEFAULT_BITRATE};
 pub use opus::{OpusEncoder, OpusProfile, OPUS_FRAME, OPUS_PROFILES, OPUS_RATE};
-
-use std::fmt;
-
-/// Why an encoder could not be made or could not encode.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CodecError(pub String);
-
-impl fmt::Display for CodecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for CodecError {}

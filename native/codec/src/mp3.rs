@@ -4,8 +4,8 @@
 //! Why 320 kbit/s is the top: MPEG-1 Layer III defines bit rates up to 320 kbit/s (a 4-bit
 //! index, 15 values); there is no 384 kbit/s frame. LAME clamps `-b 384` to 320.
 
+use crate::error::CodecError;
 use crate::frames::{FrameHeader, FrameSplitter};
-use crate::CodecError;
 use mp3lame_encoder::{Bitrate, Builder, Encoder, FlushNoGap, InterleavedPcm, Mode};
 use std::fmt;
 use std::num::NonZeroU32;

@@ -2,7 +2,7 @@
 //! the three listening profiles of the product spec. The encoder of WebRTC (WHEP) listening;
 //! the WebRTC transport itself is not built yet.
 
-use crate::CodecError;
+use crate::error::CodecError;
 use opus::{Application, Bitrate, Channels, Encoder};
 
 /// Opus runs at 48 kHz here (WebRTC's clock for Opus).

@@ -16,7 +16,7 @@ use crate::desired::{ConfigError, SinkSpec};
 use crate::graph::path::Path;
 use crate::graph::tap::Tap;
 pub use crate::sink::counters::SinkCounters;
-use crate::sink::mix::Mix;
+use crate::sink::mix::{Mix, Mixed};
 use crate::sink::output::transport::SendContext;
 use crate::sink::output::Output;
 use crate::sink::tick::TickClock;
@@ -109,7 +109,10 @@ impl Sink {
                 frames,
                 &self.counters,
             );
-            self.counters.listen.push(&mixed, self.spec.sample_rate);
+            match &mixed {
+                Mixed::Audio(buf) => self.counters.listen.push_audio(buf, self.spec.sample_rate),
+                Mixed::Silence(n) => self.counters.listen.push_silence(*n, self.spec.sample_rate),
+            }
             self.output.take(mixed);
         }
         let context = SendContext {

@@ -13,10 +13,10 @@ pub mod ring;
 pub mod socket;
 
 use crate::sink::listen::ring::PcmRing;
-use crate::sink::mix::Mixed;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
 use std::sync::{Arc, Mutex};
+use tributary_dsp::AudioBuffer;
 
 /// Stereo frames a tap's ring holds: 0.5 s at 192 kHz, 2 s at 48 kHz.
 pub const RING_FRAMES: usize = 96_000;
@@ -42,8 +42,28 @@ impl std::fmt::Debug for PcmRing {
 }
 
 impl ListenTap {
-    /// Engine thread: copies a render of `rate` into the ring when a stream is open.
-    pub fn push(&self, mixed: &Mixed<'_>, rate: u32) {
+    /// Engine thread: copies a render of `rate` (its first two channels; a mono one to both)
+    /// into the ring when a stream is open.
+    pub fn push_audio(&self, buf: &AudioBuffer, rate: u32) {
+        let frames = buf.frames();
+        let left = buf.channel(0);
+        let right = buf.channel(if buf.channels() > 1 { 1 } else { 0 });
+        self.push(frames, rate, |i| {
+            let v = if i % 2 == 0 {
+                left[i / 2]
+            } else {
+                right[i / 2]
+            };
+            v.clamp(-1.0, 1.0)
+        });
+    }
+
+    /// Engine thread: `frames` of digital silence at `rate`, when a stream is open.
+    pub fn push_silence(&self, frames: usize, rate: u32) {
+        self.push(frames, rate, |_| 0.0);
+    }
+
+    fn push(&self, frames: usize, rate: u32, sample: impl FnMut(usize) -> f32) {
         if !self.active.load(Relaxed) {
             return;
         }
@@ -53,27 +73,11 @@ impl ListenTap {
             return;
         };
         let Some(ring) = guard.as_ref() else { return };
-        let written = match mixed {
-            Mixed::Audio(buf) => {
-                let frames = buf.frames();
-                let left = buf.channel(0);
-                let right = buf.channel(if buf.channels() > 1 { 1 } else { 0 });
-                ring.write_with(frames * 2, |i| {
-                    let v = if i % 2 == 0 {
-                        left[i / 2]
-                    } else {
-                        right[i / 2]
-                    };
-                    v.clamp(-1.0, 1.0)
-                })
-                .then_some(frames)
-            }
-            Mixed::Silence(frames) => ring.write_with(frames * 2, |_| 0.0).then_some(*frames),
-        };
-        match written {
-            Some(frames) => self.frames.fetch_add(frames as u64, Relaxed),
-            None => self.overruns.fetch_add(1, Relaxed),
-        };
+        if ring.write_with(frames * 2, sample) {
+            self.frames.fetch_add(frames as u64, Relaxed);
+        } else {
+            self.overruns.fetch_add(1, Relaxed);
+        }
     }
 
     /// Opens the tap with a new ring; `None` if a stream already has it.
