@@ -208,10 +208,14 @@ export class EngineService {
         queue_overflows: s?.queue_overflows ?? 0,
         unknown_packets: s?.unknown_packets ?? 0,
         malformed_unknown: s?.malformed_unknown ?? 0,
-        problems: [...this.#problems],
+        problems: [...this.#problems, ...formatProblems(s?.sources ?? [])],
         ports: engine?.running ? this.#ports(engine) : EMPTY_PORTS,
       },
-      sources: (s?.sources ?? []).map((x) => ({ ...x, format: x.format ?? null })),
+      sources: (s?.sources ?? []).map((x) => ({
+        ...x,
+        format: x.format ?? null,
+        format_problem: x.format_problem ?? null,
+      })),
       sinks: s?.sinks ?? [],
       unknown_senders: (engine?.running ? engine.unknownSenders() : []).map((u) => ({
         ...u,
@@ -244,4 +248,11 @@ export class EngineService {
     if (this.#watch) clearInterval(this.#watch);
     this.#engine?.stop();
   }
+}
+
+/** A source receiving another format than it is set to, as a problem of the engine. */
+function formatProblems(sources: readonly { name: string; format_problem?: string | null }[]) {
+  return sources.flatMap((x) =>
+    x.format_problem ? [`source '${x.name}': ${x.format_problem}`] : [],
+  );
 }

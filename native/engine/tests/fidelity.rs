@@ -1,0 +1,242 @@
+//! Fidelity with the senders people run: ffmpeg `-re` (bursty: 21 ms of audio at once) sends a
+//! 1 kHz tone over RTP, the engine plays it to a Scream sink, and we measure what a listener
+//! hears: gaps after the first sample, the pitch per 0.5 s window, and whether every gap that
+//! happened is in the stats. Idle, with static payload type 10 (44.1 kHz), and under a CPU hog
+//! on both cores (`stress-ng`).
+
+mod common;
+
+use common::*;
+use std::process::{Child, Command, Stdio};
+use tributary_engine::wire::rtp::RtpFormat;
+use tributary_engine::EngineStats;
+
+/// Samples at 48 kHz (the sink's rate) of the left channel.
+const RATE: f64 = 48_000.0;
+
+/// Frequency of a clean tone by interpolated rising zero crossings (precise to a fraction of
+/// a ppm over half a second of a 16-bit tone).
+fn precise_frequency(x: &[f64]) -> Option<f64> {
+    let mut first = None;
+    let mut last = 0.0;
+    let mut n = 0usize;
+    for i in 1..x.len() {
+        if x[i - 1] < 0.0 && x[i] >= 0.0 {
+            let t = (i - 1) as f64 + x[i - 1] / (x[i - 1] - x[i]);
+            first.get_or_insert(t);
+            last = t;
+            n += 1;
+        }
+    }
+    let first = first?;
+    (n > 10).then(|| (n - 1) as f64 * RATE / (last - first))
+}
+
+/// What a listener hears of `left` (the sink's left channel, 48 kHz).
+#[derive(Debug)]
+struct Heard {
+    /// Silent runs longer than 2 ms between the first and the last sound: (start s, ms).
+    gaps: Vec<(f64, f64)>,
+    /// Pitch error per 0.5 s window (ppm against `freq`), windows without a gap, from 5 s.
+    pitch_ppm: Vec<f64>,
+    seconds: f64,
+}
+
+fn hear(left: &[f64], freq: f64) -> Heard {
+    let start = left.iter().position(|s| s.abs() > 0.01).unwrap_or(0);
+    let end = left.iter().rposition(|s| s.abs() > 0.01).unwrap_or(0);
+    let x = &left[start..end.max(start)];
+    let mut gaps = Vec::new();
+    let mut run = 0usize;
+    for (i, s) in x.iter().enumerate() {
+        if s.abs() < 1e-4 {
+            run += 1;
+        } else {
+            if run > 96 {
+                gaps.push(((i - run) as f64 / RATE, run as f64 / RATE * 1000.0));
+            }
+            run = 0;
+        }
+    }
+    let window = (RATE / 2.0) as usize;
+    let pitch_ppm = x
+        .chunks_exact(window)
+        .enumerate()
+        .filter(|(i, _)| *i >= 10)
+        .filter(|(_, w)| longest_silence(w) < 8)
+        .filter_map(|(_, w)| precise_frequency(w))
+        .map(|f| (f / freq - 1.0) * 1e6)
+        .collect();
+    Heard {
+        gaps,
+        pitch_ppm,
+        seconds: x.len() as f64 / RATE,
+    }
+}
+
+fn quantile_abs(values: &[f64], q: f64) -> f64 {
+    let mut v: Vec<f64> = values.iter().map(|x| x.abs()).collect();
+    v.sort_by(f64::total_cmp);
+    v.get(((v.len() as f64 - 1.0) * q).round() as usize)
+        .copied()
+        .unwrap_or(f64::NAN)
+}
+
+/// ffmpeg sending a `freq` Hz tone for `seconds` as L16 stereo at `rate`, paced by `-re`.
+fn ffmpeg_tone(port: u16, freq: f64, rate: u32, seconds: f64) -> Child {
+    Command::new("ffmpeg")
+        .args([
+            "-hide_banner",
+            "-loglevel",
+            "error",
+            "-re",
+            "-f",
+            "lavfi",
+            "-i",
+        ])
+        .arg(format!(
+            "sine=frequency={freq}:sample_rate={rate}:duration={seconds}"
+        ))
+        .args(["-ac", "2", "-c:a", "pcm_s16be", "-f", "rtp"])
+        .arg(format!("rtp://127.0.0.1:{port}"))
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("ffmpeg runs (Debian: ffmpeg)")
+}
+
+/// Plays what ffmpeg sends to an RTP source set to `configured` into a Scream sink; returns
+/// the sink's left channel and the engine's stats at the end.
+fn play_ffmpeg(configured: RtpFormat, rate: u32, seconds: f64) -> (Vec<f64>, EngineStats) {
+    let mut engine = engine();
+    let (rx, out_port) = receiver();
+    let rtp_port = free_udp_port();
+    let rtp_in = path("ffmpeg", None, Some(rtp_source(rtp_port, configured)));
+    play(
+        &mut engine,
+        vec![scream_sink("out", out_port, vec![rtp_in])],
+    );
+    let mut child = ffmpeg_tone(rtp_port, 1000.0, rate, seconds);
+    let packets = collect(&rx, seconds + 1.5);
+    let _ = child.kill();
+    let _ = child.wait();
+    let stats = engine.stats();
+    engine.stop();
+    (left_channel(&packets, None), stats)
+}
+
+/// Every gap a listener heard is in the stats: sink silence and concealment add up to what was
+/// heard, to within a few ms per gap (fades at its edges).
+fn assert_gaps_counted(heard: &Heard, stats: &EngineStats) {
+    let sink = &stats.sinks[0];
+    let heard_ms: f64 = heard.gaps.iter().map(|g| g.1).sum();
+    let counted_ms = sink.silence_ms + sink.concealed_ms;
+    let slack = 3.0 * heard.gaps.len() as f64 + 3.0;
+    assert!(
+        heard.gaps.is_empty() || counted_ms > 0.0,
+        "gaps {:?} but the stats count none: {sink:?}",
+        heard.gaps
+    );
+    assert!(
+        counted_ms <= heard_ms + slack + 10.0 * (sink.underruns + sink.concealed) as f64,
+        "counted {counted_ms} ms, heard {heard_ms} ms: {sink:?}"
+    );
+    if !heard.gaps.is_empty() {
+        assert!(
+            counted_ms + slack >= heard_ms,
+            "heard {heard_ms} ms of gaps {:?}, counted {counted_ms}: {sink:?}",
+            heard.gaps
+        );
+    }
+}
+
+fn report(name: &str, h: &Heard, stats: &EngineStats) {
+    let src = &stats.sources[0];
+    eprintln!(
+        "FIDELITY {name}: {:.1} s heard, gaps {} ({:.1} ms, at {:.2?}), pitch p50 {:.1} p99 {:.1} max {:.1} ppm over {} windows, correction {:.1} ppm, buffer {:.1} ms, underruns {}, silence {:.1} ms, concealed {} ({:.1} ms), skips {}, late {}",
+        h.seconds,
+        h.gaps.len(),
+        h.gaps.iter().map(|g| g.1).sum::<f64>(),
+        h.gaps,
+        quantile_abs(&h.pitch_ppm, 0.5),
+        quantile_abs(&h.pitch_ppm, 0.99),
+        quantile_abs(&h.pitch_ppm, 1.0),
+        h.pitch_ppm.len(),
+        src.correction_ppm,
+        src.buffer_ms,
+        src.underruns,
+        src.silence_ms,
+        src.concealed,
+        src.concealed_ms,
+        src.skips,
+        src.late
+    );
+}
+
+#[test]
+fn ffmpeg_re_plays_without_a_gap_at_true_pitch() {
+    let _serial = serial();
+    let (left, stats) = play_ffmpeg(RtpFormat::DEFAULT, 48_000, 9.0);
+    let h = hear(&left, 1000.0);
+    report("ffmpeg -re 48k idle", &h, &stats);
+    assert!(h.seconds > 8.0, "{} s of tone", h.seconds);
+    assert_gaps_counted(&h, &stats);
+    // ffmpeg is not a real-time process: on a loaded machine it can stall longer than any
+    // buffer. A gap that happens must be counted (above); none may come from the start.
+    assert!(
+        h.gaps.iter().all(|g| g.0 > 0.5),
+        "a gap right after the first packet: {:?}",
+        h.gaps
+    );
+    assert!(h.pitch_ppm.len() >= 5, "{h:?}");
+    let p50 = quantile_abs(&h.pitch_ppm, 0.5);
+    assert!(p50 <= 20.0, "pitch {:?} ppm", h.pitch_ppm);
+    assert_eq!(stats.sources[0].format_problem, None);
+}
+
+#[test]
+fn static_payload_type_10_sets_44k1_whatever_the_source_is_set_to() {
+    let _serial = serial();
+    // The source says 48 kHz; ffmpeg sends L16 stereo at 44.1 kHz, which is payload type 10.
+    let (left, stats) = play_ffmpeg(RtpFormat::DEFAULT, 44_100, 7.0);
+    let h = hear(&left, 1000.0);
+    report("ffmpeg PT 10 44.1k", &h, &stats);
+    let src = &stats.sources[0];
+    assert_eq!(src.format.as_deref(), Some("rtp L16 44100 Hz 2 ch"));
+    let problem = src.format_problem.as_deref().unwrap_or_default();
+    assert!(problem.contains("payload type 10"), "{src:?}");
+    let (f, _) = tone(&left[left.len() / 3..left.len() / 2], RATE);
+    assert!(
+        (f - 1000.0).abs() < 1.0,
+        "{f} Hz (1088 if played as 48 kHz)"
+    );
+    assert!(h.gaps.iter().all(|g| g.0 > 0.5), "{:?}", h.gaps);
+    assert_gaps_counted(&h, &stats);
+}
+
+#[test]
+fn under_a_cpu_hog_every_gap_is_counted_and_pitch_holds() {
+    let _serial = serial();
+    let hog = Command::new("stress-ng")
+        .args(["--cpu", "2", "--timeout", "14s", "--quiet"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    let Ok(mut hog) = hog else {
+        skip_for_environment(
+            "under_a_cpu_hog_every_gap_is_counted_and_pitch_holds",
+            "stress-ng is missing (Debian: stress-ng)",
+        );
+        return;
+    };
+    let (left, stats) = play_ffmpeg(RtpFormat::DEFAULT, 48_000, 10.0);
+    let _ = hog.kill();
+    let _ = hog.wait();
+    let h = hear(&left, 1000.0);
+    report("ffmpeg -re 48k under stress-ng --cpu 2", &h, &stats);
+    assert!(h.seconds > 5.0, "{} s of tone", h.seconds);
+    assert_gaps_counted(&h, &stats);
+    if h.pitch_ppm.len() >= 3 {
+        let p99 = quantile_abs(&h.pitch_ppm, 0.99);
+        assert!(p99 <= 100.0, "pitch {:?} ppm", h.pitch_ppm);
+    }
+}
