@@ -75,7 +75,7 @@ pub struct SourceBuffer {
 /// Packets closer than this belong to one burst.
 const BURST_GAP_S: f64 = 0.001;
 /// Queued beyond the largest burst: the next burst may be this late without a gap.
-const BURST_MARGIN_MS: f64 = 5.0;
+const BURST_MARGIN_MS: f64 = 10.0;
 
 /// How fast the held target follows a falling jitter target, and how far above it it may be.
 const TARGET_FALL_MS_PER_S: f64 = 0.02;
