@@ -11,75 +11,16 @@ use std::process::{Child, Command, Stdio};
 use tributary_engine::wire::rtp::RtpFormat;
 use tributary_engine::EngineStats;
 
+#[path = "../benches/common/hearing.rs"]
+mod hearing;
+
+use hearing::{quantile_abs, Heard};
+
 /// Samples at 48 kHz (the sink's rate) of the left channel.
 const RATE: f64 = 48_000.0;
 
-/// Frequency of a clean tone by interpolated rising zero crossings (precise to a fraction of
-/// a ppm over half a second of a 16-bit tone).
-fn precise_frequency(x: &[f64]) -> Option<f64> {
-    let mut first = None;
-    let mut last = 0.0;
-    let mut n = 0usize;
-    for i in 1..x.len() {
-        if x[i - 1] < 0.0 && x[i] >= 0.0 {
-            let t = (i - 1) as f64 + x[i - 1] / (x[i - 1] - x[i]);
-            first.get_or_insert(t);
-            last = t;
-            n += 1;
-        }
-    }
-    let first = first?;
-    (n > 10).then(|| (n - 1) as f64 * RATE / (last - first))
-}
-
-/// What a listener hears of `left` (the sink's left channel, 48 kHz).
-#[derive(Debug)]
-struct Heard {
-    /// Silent runs longer than 2 ms between the first and the last sound: (start s, ms).
-    gaps: Vec<(f64, f64)>,
-    /// Pitch error per 0.5 s window (ppm against `freq`), windows without a gap, from 5 s.
-    pitch_ppm: Vec<f64>,
-    seconds: f64,
-}
-
 fn hear(left: &[f64], freq: f64) -> Heard {
-    let start = left.iter().position(|s| s.abs() > 0.01).unwrap_or(0);
-    let end = left.iter().rposition(|s| s.abs() > 0.01).unwrap_or(0);
-    let x = &left[start..end.max(start)];
-    let mut gaps = Vec::new();
-    let mut run = 0usize;
-    for (i, s) in x.iter().enumerate() {
-        if s.abs() < 1e-4 {
-            run += 1;
-        } else {
-            if run > 96 {
-                gaps.push(((i - run) as f64 / RATE, run as f64 / RATE * 1000.0));
-            }
-            run = 0;
-        }
-    }
-    let window = (RATE / 2.0) as usize;
-    let pitch_ppm = x
-        .chunks_exact(window)
-        .enumerate()
-        .filter(|(i, _)| *i >= 10)
-        .filter(|(_, w)| longest_silence(w) < 8)
-        .filter_map(|(_, w)| precise_frequency(w))
-        .map(|f| (f / freq - 1.0) * 1e6)
-        .collect();
-    Heard {
-        gaps,
-        pitch_ppm,
-        seconds: x.len() as f64 / RATE,
-    }
-}
-
-fn quantile_abs(values: &[f64], q: f64) -> f64 {
-    let mut v: Vec<f64> = values.iter().map(|x| x.abs()).collect();
-    v.sort_by(f64::total_cmp);
-    v.get(((v.len() as f64 - 1.0) * q).round() as usize)
-        .copied()
-        .unwrap_or(f64::NAN)
+    hearing::hear(left, RATE, freq, 5.0)
 }
 
 /// ffmpeg sending a `freq` Hz tone for `seconds` as L16 stereo at `rate`, paced by `-re`.
