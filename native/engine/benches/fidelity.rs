@@ -45,7 +45,13 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .and_then(|s| s.parse().ok())
         .unwrap_or(60.0);
-    for tool in ["ffmpeg", "gst-launch-1.0", "pulseaudio", "parec", "stress-ng"] {
+    for tool in [
+        "ffmpeg",
+        "gst-launch-1.0",
+        "pulseaudio",
+        "parec",
+        "stress-ng",
+    ] {
         let found = Command::new("sh")
             .args(["-c", &format!("command -v {tool}")])
             .stdout(Stdio::null())
@@ -60,10 +66,22 @@ fn main() {
         "{seconds:.0} s per run, 1 kHz L16 48 kHz stereo; pitch error per 0.5 s window after 5 s"
     );
     for run in [
-        Run { sender: "ffmpeg -re", load: false },
-        Run { sender: "ffmpeg -re", load: true },
-        Run { sender: "gst rtpL16pay", load: false },
-        Run { sender: "gst rtpL16pay", load: true },
+        Run {
+            sender: "ffmpeg -re",
+            load: false,
+        },
+        Run {
+            sender: "ffmpeg -re",
+            load: true,
+        },
+        Run {
+            sender: "gst rtpL16pay",
+            load: false,
+        },
+        Run {
+            sender: "gst rtpL16pay",
+            load: true,
+        },
     ] {
         measure(&run, seconds, json);
     }
@@ -94,7 +112,13 @@ fn measure(run: &Run, seconds: f64, json: bool) {
         ip: Some(LOCAL.into()),
         port: out.local_addr().unwrap().port(),
         paths: vec![path],
-        ..SinkSpec::new("out", SinkProtocol::Scream, 48_000, 16, ChannelLayout::STEREO)
+        ..SinkSpec::new(
+            "out",
+            SinkProtocol::Scream,
+            48_000,
+            16,
+            ChannelLayout::STEREO,
+        )
     };
     let problems = engine.apply(DesiredState { sinks: vec![sink] }).unwrap();
     assert!(problems.is_empty(), "{problems:?}");
@@ -124,7 +148,9 @@ fn measure(run: &Run, seconds: f64, json: bool) {
 
     // The sender, through a relay that copies every packet to both at once.
     let relay = UdpSocket::bind((LOCAL, 0)).unwrap();
-    relay.set_read_timeout(Some(Duration::from_millis(100))).unwrap();
+    relay
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
     let relay_port = relay.local_addr().unwrap().port();
     let stop = Arc::new(AtomicBool::new(false));
     let relaying = {
@@ -151,7 +177,8 @@ fn measure(run: &Run, seconds: f64, json: bool) {
     let mut sender = start_sender(run.sender, relay_port, seconds);
 
     // Tributary's output, and its stats once a second.
-    out.set_read_timeout(Some(Duration::from_millis(50))).unwrap();
+    out.set_read_timeout(Some(Duration::from_millis(50)))
+        .unwrap();
     let mut trib = Vec::new();
     let (mut queued, mut corrections) = (Vec::new(), Vec::new());
     let end = Instant::now() + Duration::from_secs_f64(seconds + 1.5);
@@ -173,9 +200,14 @@ fn measure(run: &Run, seconds: f64, json: bool) {
     }
     let stats = engine.stats();
     engine.stop();
-    for child in [Some(&mut sender), hog.as_mut(), Some(&mut gst), Some(&mut parec)]
-        .into_iter()
-        .flatten()
+    for child in [
+        Some(&mut sender),
+        hog.as_mut(),
+        Some(&mut gst),
+        Some(&mut parec),
+    ]
+    .into_iter()
+    .flatten()
     {
         let _ = child.kill();
         let _ = child.wait();
@@ -186,7 +218,11 @@ fn measure(run: &Run, seconds: f64, json: bool) {
     let label = format!(
         "{}, {}",
         run.sender,
-        if run.load { "stress-ng --cpu 2" } else { "idle" }
+        if run.load {
+            "stress-ng --cpu 2"
+        } else {
+            "idle"
+        }
     );
     let trib_heard = hear(&left(&trib), 48_000.0, 1000.0, 5.0);
     let gst_heard = hear(
@@ -246,21 +282,39 @@ fn measure(run: &Run, seconds: f64, json: bool) {
 fn start_sender(sender: &str, port: u16, seconds: f64) -> Child {
     let mut cmd = if sender.starts_with("ffmpeg") {
         let mut c = Command::new("ffmpeg");
-        c.args(["-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi", "-i"])
-            .arg(format!(
-                "sine=frequency=1000:sample_rate=48000:duration={seconds}"
-            ))
-            .args(["-ac", "2", "-c:a", "pcm_s16be", "-f", "rtp"])
-            .arg(format!("rtp://127.0.0.1:{port}"));
+        c.args([
+            "-hide_banner",
+            "-loglevel",
+            "error",
+            "-re",
+            "-f",
+            "lavfi",
+            "-i",
+        ])
+        .arg(format!(
+            "sine=frequency=1000:sample_rate=48000:duration={seconds}"
+        ))
+        .args(["-ac", "2", "-c:a", "pcm_s16be", "-f", "rtp"])
+        .arg(format!("rtp://127.0.0.1:{port}"));
         c
     } else {
         let mut c = Command::new("gst-launch-1.0");
         let buffers = (seconds * 1000.0 / 10.0) as u64;
-        c.args(["-q", "audiotestsrc", "is-live=true", "freq=1000", "volume=0.125"])
-            .arg(format!("num-buffers={buffers}"))
-            .args(["samplesperbuffer=480", "!", "audio/x-raw,rate=48000,channels=2,format=S16BE"])
-            .args(["!", "rtpL16pay", "pt=96", "!", "udpsink", "host=127.0.0.1"])
-            .arg(format!("port={port}"));
+        c.args([
+            "-q",
+            "audiotestsrc",
+            "is-live=true",
+            "freq=1000",
+            "volume=0.125",
+        ])
+        .arg(format!("num-buffers={buffers}"))
+        .args([
+            "samplesperbuffer=480",
+            "!",
+            "audio/x-raw,rate=48000,channels=2,format=S16BE",
+        ])
+        .args(["!", "rtpL16pay", "pt=96", "!", "udpsink", "host=127.0.0.1"])
+        .arg(format!("port={port}"));
         c
     };
     cmd.stdout(Stdio::null()).spawn().expect("the sender runs")

@@ -14,6 +14,7 @@
 pub mod buffer;
 pub mod counters;
 pub mod drift;
+pub mod glitch_log;
 pub mod glitches;
 pub mod pcm;
 pub mod slot;
