@@ -7,6 +7,8 @@
 //! Each test re-runs itself under `unshare -n` (root only); the run inside does the work.
 
 mod common;
+#[path = "../benches/common/hearing.rs"]
+mod hearing;
 
 use common::*;
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
@@ -118,23 +120,17 @@ impl Drop for Pulse {
     }
 }
 
-/// (gaps over 2 ms between first and last sound, frequency of the middle) of a channel.
-fn listen(x: &[f64], rate: f64) -> (Vec<f64>, f64, f64) {
-    let s = sounding(x);
-    let mut gaps = Vec::new();
-    let mut run = 0usize;
-    for v in s {
-        if v.abs() < 1e-4 {
-            run += 1;
-        } else {
-            if run as f64 > rate * 0.002 {
-                gaps.push(run as f64 / rate * 1000.0);
-            }
-            run = 0;
-        }
-    }
-    let (f, rms) = tone(&s[s.len() / 4..s.len() * 3 / 4], rate);
-    (gaps, f, rms)
+/// (gaps over 2 ms between first and last sound in ms, the median frequency of the gap-free
+/// half seconds, the RMS) of a channel playing about `freq` Hz.
+fn listen(x: &[f64], rate: f64, freq: f64) -> (Vec<f64>, f64, f64) {
+    let h = hearing::hear(x, rate, freq, 0.0);
+    let mut ppm = h.pitch_ppm.clone();
+    ppm.sort_by(f64::total_cmp);
+    let median = ppm
+        .get(ppm.len() / 2)
+        .map_or(0.0, |p| freq * (1.0 + p * 1e-6));
+    let (_, rms) = tone(sounding(x), rate);
+    (h.gaps.iter().map(|g| g.1).collect(), median, rms)
 }
 
 #[test]
@@ -163,7 +159,7 @@ fn pulseaudio_rtp_send_at_44k1_plays_through_a_48k_source() {
     let stats = engine.stats();
     engine.stop();
     let left = left_channel(&packets, None);
-    let (gaps, f, rms) = listen(&left, 48_000.0);
+    let (gaps, f, rms) = listen(&left, 48_000.0, 1000.0);
     let src = &stats.sources[0];
     eprintln!(
         "PULSE module-rtp-send -> tributary: {f:.2} Hz, rms {rms:.3}, gaps {gaps:?}, {} s, silence {} ms, correction {:.1} ppm, {src:?}",
@@ -255,8 +251,8 @@ fn an_rtp_sink_at_44k1_plays_in_pulseaudio_rtp_recv() {
     engine.stop();
     let bytes = std::fs::read(&file).unwrap_or_default();
     let [left, right] = split_s16(&bytes, false);
-    let (gaps, fl, rms) = listen(&left, 44_100.0);
-    let (_, fr, _) = listen(&right, 44_100.0);
+    let (gaps, fl, rms) = listen(&left, 44_100.0, 1000.0);
+    let (_, fr, _) = listen(&right, 44_100.0, 500.0);
     eprintln!(
         "PULSE tributary -> module-rtp-recv: {fl:.2} / {fr:.2} Hz, rms {rms:.3}, gaps {gaps:?}, {:.1} s of sound, sink {:?}",
         sounding(&left).len() as f64 / 44_100.0,
