@@ -129,7 +129,11 @@ fn measure(run: &Run, seconds: f64, json: bool) {
     let recording = pa.dir.join("gst.raw");
     let mut gst = Command::new("gst-launch-1.0")
         .args(["-q", "udpsrc", &format!("port={gst_port}"), "address=127.0.0.1"])
-        .arg("caps=application/x-rtp,media=audio,clock-rate=48000,encoding-name=L16,channels=2,payload=96")
+        .arg(format!(
+            "caps=application/x-rtp,media=audio,clock-rate=48000,encoding-name=L16,channels=2,payload={}",
+            // ffmpeg picks dynamic type 97 for L16 48 kHz stereo; our GStreamer sender sends 96.
+            if run.sender.starts_with("ffmpeg") { 97 } else { 96 }
+        ))
         .args(["!", "rtpjitterbuffer", &format!("latency={JITTERBUFFER_MS}")])
         .args(["!", "rtpL16depay", "!", "audioconvert", "!", "audioresample", "!", "pulsesink"])
         .arg(format!("server={}", pa.server()))

@@ -15,7 +15,8 @@
 //! A buffer far off target is not corrected by pitch (at 200 ppm, 20 ms takes 100 s): past
 //! [`SKIP_S`] too much over a quarter second (a sender catching up after a stall) the reader
 //! skips ahead, past [`REPEAT_S`] too little over [`ERR_TAU_S`] it steps back and plays that
-//! stretch again, each with a 5 ms fade out and in, counted. The target is the source's held
+//! stretch again, each with a 5 ms fade out and in, counted; so is a drop of the source's held
+//! target by 5 ms or more (skipped at once). The target is the source's held
 //! one ([`crate::source::buffer::SourceBuffer::target_frames`]): it follows a rising jitter
 //! target at once and a falling one slowly, so the target's own noise is not steered either.
 
@@ -32,6 +33,8 @@ pub const MAX_CORRECTION: f64 = 200e-6;
 pub const SLEW_PER_S: f64 = 20e-6;
 /// Excess (fast filter) beyond which the reader skips ahead.
 pub const SKIP_S: f64 = 0.020;
+/// A drop of the source's held target by this much is skipped at once.
+const TARGET_DROP_SKIP_S: f64 = 0.005;
 /// Shortfall (slow filter) beyond which the reader plays a stretch again.
 pub const REPEAT_S: f64 = 0.015;
 /// An error found at a (re)start within this is steered away (at most 5 ppm); beyond it,
@@ -65,6 +68,8 @@ pub struct RateControl {
     since_resync_s: f64,
     correction: f64,
     applied: f64,
+    /// The target of the previous step (frames).
+    last_target: f64,
 }
 
 impl RateControl {
@@ -79,6 +84,7 @@ impl RateControl {
             since_resync_s: 0.0,
             correction: 0.0,
             applied: 0.0,
+            last_target: f64::NAN,
         }
     }
 
@@ -111,6 +117,17 @@ impl RateControl {
     /// usual pace (an ending stream drains its buffer: not a clock error).
     pub fn step(&mut self, fill: f64, target: f64, drift: f64, flowing: bool, dt: f64) -> Action {
         let mut action = Action::Play;
+        let dropped = self.last_target - target;
+        self.last_target = target;
+        if flowing && dropped >= TARGET_DROP_SKIP_S * self.rate && fill - target >= dropped / 2.0 {
+            // The source's held target dropped to what the jitter asks (it had grown after a
+            // stall): skip the difference now rather than steer it away over minutes.
+            self.resynced();
+            self.correction = 0.0;
+            let slew = SLEW_PER_S * dt;
+            self.applied += (drift - self.applied).clamp(-slew, slew);
+            return Action::Move(dropped.round() as i64);
+        }
         if flowing {
             let fall = OFFSET_FALL_PER_S * self.rate * dt;
             self.offset -= self.offset.clamp(-fall, fall);
