@@ -117,8 +117,12 @@ impl RateControl {
     /// usual pace (an ending stream drains its buffer: not a clock error).
     pub fn step(&mut self, fill: f64, target: f64, drift: f64, flowing: bool, dt: f64) -> Action {
         let mut action = Action::Play;
+        // Only while the reader can act on it (a reader in a fade sees the drop on its next
+        // steady step, so every reader of the source skips it and they stay aligned).
         let dropped = self.last_target - target;
-        self.last_target = target;
+        if flowing {
+            self.last_target = target;
+        }
         if flowing && dropped >= TARGET_DROP_SKIP_S * self.rate && fill - target >= dropped / 2.0 {
             // The source's held target dropped to what the jitter asks (it had grown after a
             // stall): skip the difference now rather than steer it away over minutes.

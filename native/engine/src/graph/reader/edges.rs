@@ -79,7 +79,9 @@ impl SourceReader {
                 self.hole_k = 0;
                 self.hole_at_head = pos >= tl.write_head() && src.is_active(now_s);
                 self.ran_dry |= self.hole_at_head;
-                if !self.hole_at_head && pos < tl.write_head() {
+                // Before the stream's first frame (a delayed path waiting for it) nothing is
+                // missing.
+                if !self.hole_at_head && pos < tl.write_head() && pos >= src.stream_start_pos {
                     self.glitches.concealed += 1;
                 }
             }
@@ -95,7 +97,7 @@ impl SourceReader {
             } else {
                 frame.fill(0.0);
             }
-            if !self.hole_at_head {
+            if !self.hole_at_head && pos >= src.stream_start_pos {
                 self.glitches.concealed_frames += 1;
             }
             self.hole_k += 1;
