@@ -18,6 +18,11 @@ const benches = [
     what: 'audio engine end to end on loopback: latency, send cadence vs GStreamer, CPU',
   },
   {
+    name: 'fidelity',
+    script: 'bench-fidelity.mjs',
+    what: 'real senders (ffmpeg -re, GStreamer) idle and under load: pitch, gaps, latency vs GStreamer rtpjitterbuffer',
+  },
+  {
     name: 'solver',
     script: 'bench-solver.mjs',
     what: 'configuration solver: nested groups and 1,000 entities vs chain enumeration',
