@@ -23,6 +23,11 @@ const benches = [
     what: 'MP3 encoder vs the lame CLI and ffmpeg libmp3lame, Opus vs ffmpeg libopus; 1 vs 50 stream listeners, time to first byte',
   },
   {
+    name: 'fidelity',
+    script: 'bench-fidelity.mjs',
+    what: 'real senders (ffmpeg -re, GStreamer) idle and under load: pitch, gaps, latency vs GStreamer rtpjitterbuffer',
+  },
+  {
     name: 'solver',
     script: 'bench-solver.mjs',
     what: 'configuration solver: nested groups and 1,000 entities vs chain enumeration',

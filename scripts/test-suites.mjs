@@ -28,7 +28,7 @@ export const suites = [
   // With the engine's fault injection (test builds only) for its supervision tests.
   {
     name: 'native: cargo test',
-    min: 126,
+    min: 136,
     cmd: 'cargo',
     args: [
       'test',

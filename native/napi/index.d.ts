@@ -393,6 +393,11 @@ export interface EngineSinkStats {
   bytes: number
   /** Times a playing path ran out of buffered audio (concealed with a fade). */
   underruns: number
+  /** Silence its paths played because a source ran dry, ms. */
+  silence_ms: number
+  /** Gaps its paths concealed (lost or late packets) and their length, ms. */
+  concealed: number
+  concealed_ms: number
   send_errors: number
   /** Bytes rendered but not yet sent. */
   queue_bytes: number
@@ -421,6 +426,26 @@ export interface EngineSourceStats {
   buffer_ms: number
   /** Sender clock error against the router's clock, ppm (positive: fast). */
   drift_ppm: number
+  /** Rate adjustment its readers apply now (the drift and the buffer correction), ppm. */
+  correction_ppm: number
+  /** Times a reader ran dry while the source was sending. */
+  underruns: number
+  /** Silence played because of those, ms. */
+  silence_ms: number
+  /** Gaps concealed (lost or late packets) and their length, ms. */
+  concealed: number
+  concealed_ms: number
+  /** Skips ahead over audio (too much queued) and the audio skipped, ms. */
+  skips: number
+  skipped_ms: number
+  /** Steps back that played audio again (too little queued) and the audio repeated, ms. */
+  repeats: number
+  repeated_ms: number
+  /**
+   * What arrives disagrees with the source's settings (a static RTP payload type of
+   * another format); null when it agrees.
+   */
+  format_problem: string | null
   /** Detected stream format, e.g. `rtp L16 48000 Hz 2 ch`; null before the first packet. */
   format: string | null
 }

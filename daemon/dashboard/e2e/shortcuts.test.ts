@@ -122,7 +122,8 @@ describe('keyboard shortcuts', () => {
     };
     page.on('request', listener);
     await press('Space');
-    await page.getByText('No media keys for this source').waitFor();
+    // Exact: the toast's live region (role=status) repeats the text inside a longer one.
+    await page.getByText('No media keys for this source', { exact: true }).waitFor();
     page.off('request', listener);
     assert.equal(sent, false);
     assert.equal(await page.getByRole('button', { name: 'Play or pause' }).count(), 0);

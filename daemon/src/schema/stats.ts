@@ -7,6 +7,25 @@ import { DiscoveryStatus } from './discovery-status.js';
 
 const count = (description: string) => Type.Number({ minimum: 0, description });
 
+const ms = (description: string) => Type.Number({ minimum: 0, description });
+
+/** What a source's readers did that a listener could hear. */
+const GlitchStats = {
+  correction_ppm: Type.Number({
+    description:
+      'Rate adjustment the readers apply now: the drift they correct for plus the correction ' +
+      'of the buffer level, ppm (bounded to drift +- 200 ppm, changing at most 20 ppm/s).',
+  }),
+  underruns: count('Times a reader ran dry while the source was sending.'),
+  silence_ms: ms('Silence played because of those, ms.'),
+  concealed: count('Gaps concealed because packets were lost or came too late.'),
+  concealed_ms: ms('Audio replaced by concealment, ms.'),
+  skips: count('Skips ahead over queued audio (a sender catching up after a stall).'),
+  skipped_ms: ms('Audio skipped, ms.'),
+  repeats: count('Steps back that played audio again (far too little queued).'),
+  repeated_ms: ms('Audio played twice, ms.'),
+};
+
 export const SourceStats = Type.Object(
   {
     config_id: Type.String({ description: 'The source this stream was matched to.' }),
@@ -24,6 +43,12 @@ export const SourceStats = Type.Object(
     drift_ppm: Type.Number({
       description: "Sender clock error against the router's clock, ppm (positive: fast).",
     }),
+    ...GlitchStats,
+    format_problem: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "What arrives disagrees with the source's settings (a static RTP payload type of another " +
+        'format, which then plays as the payload type says); null when it agrees.',
+    }),
     format: Type.Union([Type.String(), Type.Null()], {
       description: 'Detected stream format, e.g. "rtp L16 48000 Hz 2 ch"; null before any packet.',
       examples: ['scream s16le 48000 Hz 2 ch'],
@@ -39,6 +64,9 @@ export const SinkStats = Type.Object(
     packets: count('Packets sent.'),
     bytes: count('Bytes sent.'),
     underruns: count('Times a playing path ran out of buffered audio (concealed with a fade).'),
+    silence_ms: ms('Silence its paths played because a source ran dry, ms.'),
+    concealed: count('Gaps its paths concealed (lost or late packets).'),
+    concealed_ms: ms('Audio its paths replaced by concealment, ms.'),
     send_errors: count('Packets the network refused (or TCP chunks dropped).'),
     queue_bytes: count('Bytes rendered but not yet sent.'),
     max_late_ms: Type.Number({

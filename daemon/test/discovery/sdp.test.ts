@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Sink } from '../../src/schema/sink.js';
-import { describeSink, sessionIdOf } from '../../src/services/discovery/sap-announcer.js';
+import {
+  defaultPayloadType,
+  describeSink,
+  sessionIdOf,
+} from '../../src/services/discovery/sap-announcer.js';
 import { streamId } from '../../src/services/discovery/sap-listener.js';
 import {
   announcementSdp,
@@ -180,6 +184,17 @@ describe('SDP of announced streams (sdp-transform)', () => {
       l24.ptime,
       Math.round((64 / 96) * 100) / 100,
       '64 frames of 6 x 3 bytes per packet',
+    );
+  });
+});
+
+describe('the payload type an RTP sink announces', () => {
+  test('the static type of its format when it has one, as the engine sends', () => {
+    const at = (bit_depth: number, sample_rate: number, channels: number) =>
+      defaultPayloadType({ bit_depth, sample_rate, channels });
+    assert.deepEqual(
+      [at(16, 44100, 2), at(16, 44100, 1), at(16, 48000, 2), at(24, 44100, 2), at(24, 48000, 6)],
+      [10, 11, 96, 97, 97],
     );
   });
 });

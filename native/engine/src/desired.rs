@@ -136,10 +136,17 @@ impl SinkSpec {
         }
     }
 
-    /// The RTP payload type this sink sends: the configured one, else 96 (L16) or 97 (L24).
+    /// The RTP payload type this sink sends: the configured one, else the static type of its
+    /// format where RFC 3551 has one (10: L16 44.1 kHz stereo, 11: mono), else 96 (L16) or
+    /// 97 (L24).
     pub fn rtp_payload_type(&self) -> u8 {
-        self.payload_type
-            .unwrap_or(if self.bit_depth == 24 { 97 } else { 96 })
+        let usual = match (self.bit_depth, self.sample_rate, self.channels) {
+            (16, 44_100, 2) => 10,
+            (16, 44_100, 1) => 11,
+            (24, _, _) => 97,
+            _ => 96,
+        };
+        self.payload_type.unwrap_or(usual)
     }
 
     /// The wire encoding: Scream and TCP are little-endian, RTP big-endian (L16/L24).
@@ -192,6 +199,24 @@ impl SinkSpec {
         }
         self.sample_format()
             .map_err(|e| ConfigError(format!("{}: {}", at("bit_depth"), e.0)))?;
+        if let Some(pt) = self
+            .payload_type
+            .filter(|_| self.protocol == SinkProtocol::Rtp)
+        {
+            if let Some(f) = RtpFormat::from_static_payload_type(pt) {
+                let ours = (self.bit_depth, self.sample_rate, self.channels);
+                if ours != (16, f.sample_rate, f.channels) {
+                    return err(
+                        "payload_type",
+                        format!(
+                            "{pt} is L16 {} Hz {} ch (RFC 3551), but this sink sends {}-bit {} Hz {} ch; \
+                             use a dynamic type (96-127) or null",
+                            f.sample_rate, f.channels, self.bit_depth, self.sample_rate, self.channels
+                        ),
+                    );
+                }
+            }
+        }
         let mut sources = std::collections::HashSet::new();
         for (j, p) in self.paths.iter().enumerate() {
             let field = |f: &str| format!("paths[{j}].{f}");
@@ -301,5 +326,39 @@ mod tests {
         );
         assert!(text[1].starts_with("sinks[2].bit_depth:"), "{}", text[1]);
         assert!(text[2].contains("duplicate sink id 'ok'"), "{}", text[2]);
+    }
+
+    #[test]
+    fn rtp_sinks_send_the_static_payload_type_of_their_format_and_refuse_a_wrong_one() {
+        let at = |rate, channels, bits, pt| SinkSpec {
+            sample_rate: rate,
+            channels,
+            payload_type: pt,
+            ..sink(
+                "r",
+                channels,
+                default_layout(channels),
+                SinkProtocol::Rtp,
+                bits,
+            )
+        };
+        assert_eq!(at(44_100, 2, 16, None).rtp_payload_type(), 10);
+        assert_eq!(at(44_100, 1, 16, None).rtp_payload_type(), 11);
+        assert_eq!(at(48_000, 2, 16, None).rtp_payload_type(), 96);
+        assert_eq!(at(44_100, 2, 24, None).rtp_payload_type(), 97);
+        assert_eq!(at(48_000, 2, 16, Some(127)).rtp_payload_type(), 127);
+        assert!(at(44_100, 2, 16, Some(10)).validate(0).is_ok());
+        let wrong = at(48_000, 2, 16, Some(10))
+            .validate(0)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            wrong.starts_with("sinks[0].payload_type: 10 is L16 44100 Hz 2 ch"),
+            "{wrong}"
+        );
+    }
+
+    fn default_layout(channels: u8) -> ChannelLayout {
+        ChannelLayout::default_for_channels(usize::from(channels)).unwrap()
     }
 }

@@ -47,6 +47,30 @@ pub struct EngineSourceStats {
     /// Sender clock error against the router's clock, ppm (positive: fast).
     #[napi(js_name = "drift_ppm")]
     pub drift_ppm: f64,
+    /// Rate adjustment its readers apply now (the drift and the buffer correction), ppm.
+    #[napi(js_name = "correction_ppm")]
+    pub correction_ppm: f64,
+    /// Times a reader ran dry while the source was sending.
+    pub underruns: f64,
+    /// Silence played because of those, ms.
+    #[napi(js_name = "silence_ms")]
+    pub silence_ms: f64,
+    /// Gaps concealed (lost or late packets) and their length, ms.
+    pub concealed: f64,
+    #[napi(js_name = "concealed_ms")]
+    pub concealed_ms: f64,
+    /// Skips ahead over audio (too much queued) and the audio skipped, ms.
+    pub skips: f64,
+    #[napi(js_name = "skipped_ms")]
+    pub skipped_ms: f64,
+    /// Steps back that played audio again (too little queued) and the audio repeated, ms.
+    pub repeats: f64,
+    #[napi(js_name = "repeated_ms")]
+    pub repeated_ms: f64,
+    /// What arrives disagrees with the source's settings (a static RTP payload type of
+    /// another format); null when it agrees.
+    #[napi(js_name = "format_problem")]
+    pub format_problem: Either<String, Null>,
     /// Detected stream format, e.g. `rtp L16 48000 Hz 2 ch`; null before the first packet.
     pub format: Either<String, Null>,
 }
@@ -61,6 +85,13 @@ pub struct EngineSinkStats {
     pub bytes: f64,
     /// Times a playing path ran out of buffered audio (concealed with a fade).
     pub underruns: f64,
+    /// Silence its paths played because a source ran dry, ms.
+    #[napi(js_name = "silence_ms")]
+    pub silence_ms: f64,
+    /// Gaps its paths concealed (lost or late packets) and their length, ms.
+    pub concealed: f64,
+    #[napi(js_name = "concealed_ms")]
+    pub concealed_ms: f64,
     #[napi(js_name = "send_errors")]
     pub send_errors: f64,
     /// Bytes rendered but not yet sent.
@@ -139,6 +170,16 @@ pub(crate) fn stats(s: CoreStats) -> EngineStats {
                 jitter_ms: x.jitter_ms,
                 buffer_ms: x.buffer_ms,
                 drift_ppm: x.drift_ppm,
+                correction_ppm: x.correction_ppm,
+                underruns: x.underruns as f64,
+                silence_ms: x.silence_ms,
+                concealed: x.concealed as f64,
+                concealed_ms: x.concealed_ms,
+                skips: x.skips as f64,
+                skipped_ms: x.skipped_ms,
+                repeats: x.repeats as f64,
+                repeated_ms: x.repeated_ms,
+                format_problem: nullable(x.format_problem),
                 format: nullable(x.format),
             })
             .collect(),
@@ -151,6 +192,9 @@ pub(crate) fn stats(s: CoreStats) -> EngineStats {
                 packets: x.packets as f64,
                 bytes: x.bytes as f64,
                 underruns: x.underruns as f64,
+                silence_ms: x.silence_ms,
+                concealed: x.concealed as f64,
+                concealed_ms: x.concealed_ms,
                 send_errors: x.send_errors as f64,
                 queue_bytes: x.queue_bytes as f64,
                 max_late_ms: x.max_late_ms,

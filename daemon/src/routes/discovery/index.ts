@@ -1,5 +1,6 @@
 // /api/discovery: what SAP and mDNS found, the discovery settings (the sap and mdns sections of
 // config.yaml), and adding a discovered stream or device by hand.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { NotAddableError, NotFoundError } from '../../errors.js';
@@ -43,7 +44,9 @@ function patchSettings(draft: Config, patch: Patch): void {
   if (patch.mdns) Object.assign(draft.mdns, patch.mdns);
 }
 
-const discoveryRoutes: FastifyPluginAsync = async (fastify) => {
+const discoveryRoutes: FastifyPluginAsync = async (plain) => {
+  // Request bodies and parameters typed from their schemas (no declared types to drift).
+  const fastify = plain.withTypeProvider<TypeBoxTypeProvider>();
   const store = fastify.configStore;
   const discovery = fastify.discovery;
 
@@ -79,7 +82,7 @@ const discoveryRoutes: FastifyPluginAsync = async (fastify) => {
     async () => settings(),
   );
 
-  fastify.put<{ Body: Patch }>(
+  fastify.put(
     '/api/discovery/settings',
     {
       schema: {
@@ -99,7 +102,7 @@ const discoveryRoutes: FastifyPluginAsync = async (fastify) => {
     },
   );
 
-  fastify.post<{ Params: { id: string }; Body: { name?: string } }>(
+  fastify.post(
     '/api/discovery/streams/:id/add',
     {
       schema: {
@@ -130,7 +133,7 @@ const discoveryRoutes: FastifyPluginAsync = async (fastify) => {
     },
   );
 
-  fastify.post<{ Params: { id: string }; Body: { name?: string } }>(
+  fastify.post(
     '/api/discovery/devices/:id/add',
     {
       schema: {

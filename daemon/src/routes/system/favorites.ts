@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { Favorites } from '../../schema/favorites.js';
@@ -6,7 +7,9 @@ import { errors } from '../shared.js';
 const tags = ['System'];
 
 /** /api/favorites: the starred sinks, sources and routes, shared by every dashboard. */
-const favorites: FastifyPluginAsync = async (fastify) => {
+const favorites: FastifyPluginAsync = async (plain) => {
+  // The body typed from its schema (no declared type to drift).
+  const fastify = plain.withTypeProvider<TypeBoxTypeProvider>();
   const store = fastify.configStore;
 
   fastify.get(
@@ -25,7 +28,7 @@ const favorites: FastifyPluginAsync = async (fastify) => {
     async () => ({ favorites: [...store.config.favorites] }),
   );
 
-  fastify.put<{ Body: Favorites }>(
+  fastify.put(
     '/api/favorites',
     {
       schema: {

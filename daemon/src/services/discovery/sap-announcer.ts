@@ -49,7 +49,7 @@ export function describeSink(
     destination: sink.ip!,
     ttl,
     port: sink.port!,
-    payload_type: sink.payload_type ?? (sink.bit_depth === 24 ? 97 : 96),
+    payload_type: sink.payload_type ?? defaultPayloadType(sink),
     encoding: sink.bit_depth === 24 ? 'L24' : 'L16',
     sample_rate: sink.sample_rate,
     channels: sink.channels,
@@ -209,4 +209,19 @@ export class SapAnnouncer {
     this.#announced.clear();
     this.state = 'off';
   }
+}
+
+/**
+ * The payload type an RTP sink sends when none is set (the engine's rule): the static type of
+ * RFC 3551 where its format has one (10: L16 44.1 kHz stereo, 11: mono), else 96 (L16) or 97 (L24).
+ */
+export function defaultPayloadType(sink: {
+  bit_depth: number;
+  sample_rate: number;
+  channels: number;
+}): number {
+  if (sink.bit_depth === 16 && sink.sample_rate === 44100 && sink.channels <= 2) {
+    return sink.channels === 2 ? 10 : 11;
+  }
+  return sink.bit_depth === 24 ? 97 : 96;
 }

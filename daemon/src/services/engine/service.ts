@@ -159,7 +159,7 @@ export class EngineService {
         queue_overflows: s?.queue_overflows ?? 0,
         unknown_packets: s?.unknown_packets ?? 0,
         malformed_unknown: s?.malformed_unknown ?? 0,
-        problems: [...this.#problems],
+        problems: [...this.#problems, ...formatProblems(s?.sources ?? [])],
         ports: engine?.running ? engine.ports() : EMPTY_PORTS,
       },
       sources: s?.sources ?? [],
@@ -193,4 +193,11 @@ export class EngineService {
     if (this.#watch) clearInterval(this.#watch);
     this.#engine?.stop();
   }
+}
+
+/** A source receiving another format than it is set to, as a problem of the engine. */
+function formatProblems(sources: readonly { name: string; format_problem?: string | null }[]) {
+  return sources.flatMap((x) =>
+    x.format_problem ? [`source '${x.name}': ${x.format_problem}`] : [],
+  );
 }

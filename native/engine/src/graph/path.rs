@@ -11,6 +11,7 @@
 use crate::desired::{PathSpec, SinkSpec};
 use crate::graph::stages::{Output, PathStages};
 use crate::graph::tap::Tap;
+use crate::source::glitches::Glitches;
 use crate::source::slot::{layout_for, SourceSlot};
 use crate::work::{self, Work};
 use tributary_dsp::eq::Design;
@@ -47,8 +48,8 @@ pub struct Path {
     /// Where the previous tap was playing when the path left it (zero-delay source position):
     /// the next tap starts there if it is not playing yet.
     seed: Option<u64>,
-    /// Tap underruns already reported to the sink's counters.
-    seen_underruns: u64,
+    /// Tap glitches already reported to the sink's counters.
+    seen: Glitches,
     /// The source's (channels, announced mask) the matrix was built for.
     src_format: (usize, u32),
     stages: PathStages,
@@ -78,7 +79,7 @@ impl Path {
             next_tap: None,
             cursor: None,
             seed: None,
-            seen_underruns: 0,
+            seen: Glitches::default(),
             src_format: (src_layout.channels(), src_layout.mask()),
             stages: PathStages::new(spec, src_layout, sink, max_frames)?,
             fade: Fade::None,
@@ -103,12 +104,15 @@ impl Path {
         self.cursor = None;
     }
 
-    /// Underruns of its tap since the last call.
-    pub fn take_underruns(&mut self, taps: &[Tap]) -> u64 {
-        let total = taps.get(self.tap).map_or(0, Tap::underruns);
-        let new = total.saturating_sub(self.seen_underruns);
-        self.seen_underruns = total;
-        new
+    /// Glitches of its tap since the last call, and the source rate they are counted at.
+    pub fn take_glitches(&mut self, taps: &[Tap]) -> (Glitches, u32) {
+        let Some(tap) = taps.get(self.tap) else {
+            return (Glitches::default(), 1);
+        };
+        let total = tap.glitches();
+        let new = total.since(&self.seen);
+        self.seen = total;
+        (new, tap.source_format().0)
     }
 
     /// Renders `frames` frames at the sink rate and layout. `now_s` is the router time of the
@@ -151,12 +155,13 @@ impl Path {
                     tap.seed(position);
                 }
                 self.fade = Fade::In(0);
-                self.seen_underruns = tap.underruns();
+                self.seen = tap.glitches();
                 tap.join(at_s)
             }
         };
         let end = cursor + frames as u64;
         tap.render_to(&slot.buffer, now_s, end);
+        tap.publish(&slot.counters);
         work::working_on(sink_work);
         tap.anchor(at_s, cursor);
         self.cursor = Some(end);

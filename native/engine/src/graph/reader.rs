@@ -4,28 +4,30 @@
 //! the path, so one reader serves every path with the same (source, sink rate, delay): a
 //! [`crate::graph::tap::Tap`] runs it once and its paths copy the result.
 //!
-//! Rate control: `step = source_rate / sink_rate * (1 + drift) * (1 + correction)`, where
-//! `drift` is the source's measured clock error (feed-forward) and `correction` a proportional
-//! term on the average buffer error over 100 ms windows (+-0.5 %, inaudible), updated only
-//! while packets flow. The buffer is measured against the source's continuous head
+//! Rate control: `step = source_rate / sink_rate * (1 + applied)`, where `applied` is the
+//! [`RateControl`]'s bounded, slowly slewing sum of the source's measured drift and a
+//! correction for the filtered buffer error (see [`crate::graph::clock`] for the bounds and
+//! the skip/repeat policy). The buffer is measured against the source's continuous head
 //! ([`SourceBuffer::head_at`]), not the write head that steps once per packet, so the play
 //! position for a given time does not depend on where in the packet cycle a sink's tick falls:
 //! sinks ticking at different instants stay aligned, and latency stays put as the sender's and
-//! the router's clocks slide past each other. Too much queued (beyond `max(2 x target, 50 ms)`) is fixed with a jump
-//! ahead (fade out, move, fade in); too little never jumps back (that would replay audio): the
-//! path slows down, and if it runs dry it holds silence until a full target is queued again.
+//! the router's clocks slide past each other. A stream starts with a prebuffer: silence until a
+//! full target is queued (the target covers the sender's bursts from its first one, see
+//! [`SourceBuffer::target_frames`]), so nothing runs dry right after the first packet. If the
+//! buffer runs dry anyway it holds silence until a full target is queued again, and counts it
+//! ([`Glitches`]).
 //!
 //! The conversion itself is the DSP core's band-limited polyphase [`Resampler`], whose ratio
 //! adjustment carries drift and correction; it is fed on demand so each call yields exactly the
 //! frames the sink's tick needs.
 
+use crate::graph::clock::{Action, RateControl};
 use crate::source::buffer::SourceBuffer;
+use crate::source::glitches::Glitches;
 use tributary_dsp::{AudioBuffer, Resampler};
 
-/// Proportional gain: 10 ms of error gives a 0.1 % rate change.
-const GAIN_PER_S: f64 = 0.1;
-const MAX_CORRECTION: f64 = 0.005;
-const WINDOW_S: f64 = 0.1;
+/// A stall shorter than this is an underrun (counted); longer, the sender paused.
+const PAUSE_S: f64 = 0.5;
 /// Length of concealment and jump fades.
 const FADE_S: f64 = 0.005;
 
@@ -54,10 +56,9 @@ pub struct SourceReader {
     fifo_len: usize,
     /// Most source frames pushed at once.
     chunk: usize,
-    correction: f64,
-    err_sum: f64,
-    err_frames: usize,
-    window: usize,
+    /// Source frames after which the conversion's phase repeats.
+    phase_period: u64,
+    clock: RateControl,
     delay: u64,
     locked: bool,
     fade_len: usize,
@@ -74,12 +75,12 @@ pub struct SourceReader {
     stalled_since: Option<f64>,
     /// The current hold is the initial prebuffer, not an underrun.
     prebuffering: bool,
-    /// Times the buffer ran dry while the source was sending (a glitch, concealed).
-    pub underruns: u64,
-    /// Gaps concealed because packets were lost.
-    pub concealed: u64,
-    /// Jumps made to re-centre the buffer.
-    pub jumps: u64,
+    /// Sink frames of silence played in the current hold (counted once it proves short).
+    stall_frames: u64,
+    /// The current hold already raised the source's target.
+    noted_underrun: bool,
+    /// Everything a listener could hear go wrong, in source frames.
+    pub glitches: Glitches,
 }
 
 impl SourceReader {
@@ -108,10 +109,8 @@ impl SourceReader {
             fifo: vec![0.0; (max_frames_out + res_frames) * channels],
             fifo_len: 0,
             chunk,
-            correction: 0.0,
-            err_sum: 0.0,
-            err_frames: 0,
-            window: (WINDOW_S * f64::from(sink_rate)) as usize,
+            phase_period: u64::from(source_rate / gcd(source_rate, sink_rate.max(1)).max(1)),
+            clock: RateControl::new(source_rate),
             delay: delay_frames(delay_s, source_rate),
             locked: false,
             fade_len: ((FADE_S * f64::from(source_rate)) as usize).max(1),
@@ -125,9 +124,9 @@ impl SourceReader {
             stalled_since: None,
             prebuffering: false,
             out_fade: ((FADE_S * f64::from(sink_rate)) as usize).max(1),
-            underruns: 0,
-            concealed: 0,
-            jumps: 0,
+            stall_frames: 0,
+            noted_underrun: false,
+            glitches: Glitches::default(),
         }
     }
 
@@ -136,9 +135,14 @@ impl SourceReader {
         self.current_position().round() as u64 + self.delay
     }
 
-    /// The current rate correction in ppm (excluding the source's measured drift).
+    /// The rate adjustment applied now, in ppm (the source's drift and the buffer correction).
+    pub fn applied_ppm(&self) -> f64 {
+        self.clock.applied() * 1e6
+    }
+
+    /// The part of [`SourceReader::applied_ppm`] that corrects the buffer error.
     pub fn correction_ppm(&self) -> f64 {
-        self.correction * 1e6
+        self.clock.correction() * 1e6
     }
 
     pub fn is_locked(&self) -> bool {
@@ -164,7 +168,6 @@ impl SourceReader {
         self.locked = true;
         self.prebuffering = false;
         self.stalled_since = None;
-        self.correction = 0.0;
         self.ramp = Ramp::In(0);
     }
 
@@ -172,8 +175,7 @@ impl SourceReader {
         self.next_in = position;
         self.fifo_len = 0;
         self.resampler.reset();
-        self.err_sum = 0.0;
-        self.err_frames = 0;
+        self.clock.resynced();
         self.in_hole = false;
         self.fade_in_left = self.fade_len;
     }
@@ -184,13 +186,12 @@ impl SourceReader {
     pub fn render(&mut self, src: &SourceBuffer, now_s: f64, out: &mut [f32]) -> bool {
         let c = self.channels;
         let frames_out = out.len() / c;
-        let target = src.target_frames();
+        let dt = frames_out as f64 / self.sink_rate;
         if self.locked && self.is_spent(src, now_s) {
             // The stream ended and everything it sent has played (its fade and the filter's
             // tail too): release, so an idle source costs nothing. A new stream starts the way
             // the first one did (its first frame, after a prebuffer).
             self.locked = false;
-            self.correction = 0.0;
         }
         if !self.locked {
             if !src.is_active(now_s) {
@@ -200,61 +201,90 @@ impl SourceReader {
             // Start with the stream's first frame when it only just began (nothing of it is
             // skipped), or a target behind the newest audio when joining a running stream; then
             // prebuffer: hold silence until a full target is queued.
+            let target = src.target_frames();
             let head = src.timeline.write_head();
             let start = src.stream_start_pos.max(head.saturating_sub(target as u64));
             self.jump_to(start.saturating_sub(self.delay));
+            self.clock.start(src.drift.trusted_ppm() * 1e-6);
             self.locked = true;
             self.prebuffering = true;
             self.stalled_since = Some(now_s);
         }
+        let target = src.target_frames();
         if let Some(since) = self.stalled_since {
             // Measured as if there were no delay, so a delayed path keeps exactly its delay
             // behind an undelayed one.
             let fill = src.head_at(now_s) - self.next_in as f64 - self.delay as f64;
             if fill < target {
+                if !self.prebuffering {
+                    self.stall_frames += frames_out as u64;
+                }
                 out.fill(0.0);
                 return true;
             }
             // Refilled: a short glitch is an underrun; a long wait was the sender pausing; the
-            // first fill is just the start.
-            let first = std::mem::take(&mut self.prebuffering);
-            if now_s - since < 0.5 && !first {
-                self.underruns += 1;
-                // A glitch, not the end of a stream: queue more from now on.
+            // first fill is just the start. A start begins exactly a target behind the
+            // continuous head (what came in the same packet or burst beyond it is skipped,
+            // before anything plays), so readers starting at different instants in the packet
+            // cycle start with the same latency.
+            let short = now_s - since < PAUSE_S && !self.prebuffering;
+            if short && !std::mem::replace(&mut self.noted_underrun, true) {
+                // A glitch, not the end of a stream: queue more from now on, starting with
+                // this refill (resuming at the old target would leave the buffer short of the
+                // new one, to be made up by pitch).
                 src.note_underrun();
+                if fill < src.target_frames() {
+                    self.stall_frames += frames_out as u64;
+                    out.fill(0.0);
+                    return true;
+                }
             }
+            self.noted_underrun = false;
+            let first = std::mem::take(&mut self.prebuffering);
+            // The skip is whole periods of the rate ratio (147 frames for 44.1 to 48 kHz), so
+            // the converter's phase stays that of the stream's first frame.
+            let skip = (fill - target) as u64 / self.phase_period * self.phase_period;
+            if first && skip > 0 {
+                let start = self.next_in + skip;
+                self.jump_to(start);
+            }
+            if now_s - since < PAUSE_S && !first {
+                self.glitches.underruns += 1;
+                self.glitches.silence_frames += self.to_source_frames(self.stall_frames);
+            }
+            self.stall_frames = 0;
             self.stalled_since = None;
+            self.clock.refilled();
             self.ramp = Ramp::In(0);
         }
         // Control only while packets flow: at the end of a stream (or in a pause) the queue
         // shrinks because nothing arrives, which is not a clock error.
-        if !src.is_flowing(now_s) {
-            self.err_sum = 0.0;
-            self.err_frames = 0;
-        } else if self.ramp == Ramp::Steady {
+        let drift = src.drift.trusted_ppm() * 1e-6;
+        if self.ramp == Ramp::Steady {
             let fill = src.head_at(now_s) - self.current_position() - self.delay as f64;
-            self.err_sum += (fill - target) * frames_out as f64;
-            self.err_frames += frames_out;
-            if self.err_frames >= self.window {
-                let err = self.err_sum / self.err_frames as f64;
-                self.err_sum = 0.0;
-                self.err_frames = 0;
-                let err_s = err / f64::from(src.rate());
-                // Far too much queued (a burst, a sender catching up): skip ahead. Too little is
-                // corrected by slowing down, or by holding silence if it runs dry: never by
-                // jumping back, which would play audio twice.
-                if err_s > (2.0 * target / f64::from(src.rate())).max(0.05) {
-                    let head = src.timeline.write_head();
-                    self.ramp = Ramp::Out(0, head.saturating_sub(target as u64 + self.delay));
-                    self.correction = 0.0;
-                    self.jumps += 1;
-                } else {
-                    self.correction = (GAIN_PER_S * err_s).clamp(-MAX_CORRECTION, MAX_CORRECTION);
+            let flowing = src.is_flowing(now_s);
+            if let Action::Move(by) = self.clock.step(fill, target, drift, flowing, dt) {
+                let from = self.next_in as i64;
+                // Never before what the source still holds, never past its newest audio.
+                let lowest = src.timeline.oldest() as i64;
+                let highest = src.timeline.write_head() as i64 - self.delay as i64;
+                let to = (from + by).clamp(lowest, highest.max(lowest));
+                let moved = to - from;
+                if moved > 0 {
+                    self.glitches.skips += 1;
+                    self.glitches.skipped_frames += moved as u64;
+                } else if moved < 0 {
+                    self.glitches.repeats += 1;
+                    self.glitches.repeated_frames += moved.unsigned_abs();
+                }
+                if moved != 0 {
+                    self.ramp = Ramp::Out(0, to as u64);
                 }
             }
+        } else {
+            self.clock.step(0.0, target, drift, false, dt);
         }
-        let adjust =
-            ((1.0 + src.drift.ppm() * 1e-6) * (1.0 + self.correction) - 1.0).clamp(-0.05, 0.05);
+        let adjust = self.clock.applied().clamp(-0.05, 0.05);
         let _ = self.resampler.set_ratio_adjust(adjust);
         let step = self.step_nominal * (1.0 + adjust);
         let mut pushes = 0;
@@ -299,7 +329,12 @@ impl SourceReader {
             let resume = self.hole_start;
             self.jump_to(resume);
             self.stalled_since = Some(now_s);
-            self.correction = 0.0;
+            // The silent end of this block is part of the stall.
+            self.stall_frames = out
+                .chunks_exact(c)
+                .rev()
+                .take_while(|f| f.iter().all(|v| *v == 0.0))
+                .count() as u64;
             return false;
         }
         self.apply_ramp(out);
@@ -319,96 +354,9 @@ impl SourceReader {
                     as f64
     }
 
-    fn apply_ramp(&mut self, out: &mut [f32]) {
-        let c = self.channels;
-        match self.ramp {
-            Ramp::Steady => {}
-            Ramp::In(done) => {
-                let mut k = done;
-                for frame in out.chunks_exact_mut(c) {
-                    if k >= self.out_fade {
-                        break;
-                    }
-                    let g = k as f32 / self.out_fade as f32;
-                    frame.iter_mut().for_each(|s| *s *= g);
-                    k += 1;
-                }
-                self.ramp = if k >= self.out_fade {
-                    Ramp::Steady
-                } else {
-                    Ramp::In(k)
-                };
-            }
-            Ramp::Out(done, position) => {
-                let mut k = done;
-                for frame in out.chunks_exact_mut(c) {
-                    let g = 1.0 - (k as f32 / self.out_fade as f32).min(1.0);
-                    frame.iter_mut().for_each(|s| *s *= g);
-                    k += 1;
-                }
-                if k >= self.out_fade {
-                    self.jump_to(position);
-                    self.ramp = Ramp::In(0);
-                } else {
-                    self.ramp = Ramp::Out(k, position);
-                }
-            }
-        }
-    }
-
-    /// Reads the next `count` source frames into `stage`, concealing absent ones.
-    fn fetch(&mut self, src: &SourceBuffer, now_s: f64, count: usize) {
-        let c = self.channels;
-        let tl = &src.timeline;
-        let mut done = 0;
-        while done < count {
-            let pos = self.next_in + done as u64;
-            let at = done * c;
-            let run = tl.present_run(pos, (count - done) as u64) as usize;
-            if run > 0 {
-                let dst = &mut self.stage[at..at + run * c];
-                tl.copy_out(pos, dst);
-                if self.in_hole {
-                    self.in_hole = false;
-                    self.fade_in_left = self.fade_len;
-                }
-                for frame in dst.chunks_exact_mut(c) {
-                    if self.fade_in_left == 0 {
-                        break;
-                    }
-                    let g = 1.0 - self.fade_in_left as f32 / self.fade_len as f32;
-                    frame.iter_mut().for_each(|s| *s *= g);
-                    self.fade_in_left -= 1;
-                }
-                done += run;
-                continue;
-            }
-            if !self.in_hole {
-                self.in_hole = true;
-                self.hole_start = pos;
-                self.hole_k = 0;
-                self.hole_at_head = pos >= tl.write_head() && src.is_active(now_s);
-                self.ran_dry |= self.hole_at_head;
-                if !self.hole_at_head && pos < tl.write_head() {
-                    self.concealed += 1;
-                }
-            }
-            // Mirror the audio before the gap backwards while fading it out: continuous at the
-            // edge, silent after FADE_S.
-            let frame = &mut self.stage[at..at + c];
-            if self.hole_k < self.fade_len && self.hole_start > self.hole_k as u64 {
-                let mirror = self.hole_start - 1 - self.hole_k as u64;
-                if tl.read_frame(mirror, frame) {
-                    let g = 1.0 - self.hole_k as f32 / self.fade_len as f32;
-                    frame.iter_mut().for_each(|s| *s *= g);
-                }
-            } else {
-                frame.fill(0.0);
-            }
-            self.hole_k += 1;
-            done += 1;
-        }
-        self.next_in += count as u64;
+    /// Sink frames as source frames.
+    fn to_source_frames(&self, sink_frames: u64) -> u64 {
+        (sink_frames as f64 * self.step_nominal).round() as u64
     }
 
     /// The sink rate this reader renders at.
@@ -426,10 +374,20 @@ pub fn converter(source_rate: u32, sink_rate: u32, channels: usize, max_block: u
         .expect("48 kHz to 48 kHz with 1-8 channels is always valid")
 }
 
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
 /// A delay in source frames: how far behind the newest audio a reader reads.
 pub fn delay_frames(delay_s: f64, source_rate: u32) -> u64 {
     (delay_s.max(0.0) * f64::from(source_rate)) as u64
 }
+
+mod edges;
 
 #[cfg(test)]
 mod tests;

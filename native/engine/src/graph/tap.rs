@@ -15,6 +15,9 @@
 
 use crate::graph::reader::SourceReader;
 use crate::source::buffer::SourceBuffer;
+use crate::source::counters::SourceCounters;
+use crate::source::glitches::Glitches;
+use std::sync::atomic::Ordering::Relaxed;
 
 /// Frames rendered per reader call (larger requests are split).
 pub const BLOCK: usize = 576;
@@ -60,6 +63,8 @@ pub struct Tap {
     anchor: Option<(f64, u64)>,
     /// The source buffer generation the reader reads (`None` until the first render).
     generation: Option<u64>,
+    /// Glitches already added to the source's counters.
+    published: Glitches,
 }
 
 impl Tap {
@@ -84,6 +89,7 @@ impl Tap {
             audible_until: 0,
             anchor: None,
             generation: None,
+            published: Glitches::default(),
             key,
         }
     }
@@ -112,7 +118,10 @@ impl Tap {
     /// changes its format). The ring's indices carry on, so paths keep their cursors.
     pub fn rebuild_for_source(&mut self, source_rate: u32, channels: usize) {
         let delay_s = self.key.delay_ms / 1000.0;
+        let glitches = self.reader.glitches;
         self.reader = SourceReader::new(channels, source_rate, self.key.sink_rate, BLOCK, delay_s);
+        // The totals carry on (paths and the source publish what they add).
+        self.reader.glitches = glitches;
         self.source_rate = source_rate;
         self.channels = channels;
         self.block = vec![0.0; BLOCK * channels];
@@ -130,9 +139,14 @@ impl Tap {
         self.head
     }
 
-    /// Total underruns of the reader.
-    pub fn underruns(&self) -> u64 {
-        self.reader.underruns
+    /// Everything the reader did that a listener could hear, since it started.
+    pub fn glitches(&self) -> Glitches {
+        self.reader.glitches
+    }
+
+    /// The reader's applied rate adjustment (ppm).
+    pub fn applied_ppm(&self) -> f64 {
+        self.reader.applied_ppm()
     }
 
     /// The zero-delay source position the tap plays (for the source's late-packet accounting).
@@ -197,6 +211,18 @@ impl Tap {
                 self.audible_until = self.head;
             }
         }
+    }
+
+    /// Adds what the reader did since the last call to the source's counters, and stores its
+    /// applied rate adjustment (the last tap of a source to render wins).
+    pub fn publish(&mut self, counters: &SourceCounters) {
+        let now = self.reader.glitches;
+        let new = now.since(&self.published);
+        self.published = now;
+        counters.add_glitches(&new, self.source_rate);
+        counters
+            .applied_ppb
+            .store((self.reader.applied_ppm() * 1000.0) as i64, Relaxed);
     }
 
     /// Notes that a path sends frame `cursor` at router time `at_s` (joins align to it).

@@ -12,6 +12,7 @@ use crate::runtime::stats::{BoundPorts, EngineCounters, EngineStats, SinkStats, 
 use crate::runtime::worker::{engine_thread, Command, Worker};
 use crate::sink::SinkCounters;
 use crate::source::counters::unpack_format;
+use crate::source::slot::describe_mismatch;
 use crate::source::unknown::{self, Unknown, UnknownSender};
 use crate::wire::PortKind;
 use std::collections::HashSet;
@@ -244,6 +245,16 @@ impl Control {
                 jitter_ms: c.jitter_us.load(Relaxed) as f64 / 1000.0,
                 buffer_ms: c.buffer_us.load(Relaxed) as f64 / 1000.0,
                 drift_ppm: c.drift_ppb.load(Relaxed) as f64 / 1000.0,
+                format_problem: describe_mismatch(c.format_mismatch.load(Relaxed)),
+                correction_ppm: c.applied_ppb.load(Relaxed) as f64 / 1000.0,
+                underruns: c.underruns.load(Relaxed),
+                silence_ms: c.silence_us.load(Relaxed) as f64 / 1000.0,
+                concealed: c.concealed.load(Relaxed),
+                concealed_ms: c.concealed_us.load(Relaxed) as f64 / 1000.0,
+                skips: c.skips.load(Relaxed),
+                skipped_ms: c.skipped_us.load(Relaxed) as f64 / 1000.0,
+                repeats: c.repeats.load(Relaxed),
+                repeated_ms: c.repeated_us.load(Relaxed) as f64 / 1000.0,
                 format: unpack_format(c.format.load(Relaxed)).map(|f| f.describe()),
             })
             .collect::<Vec<_>>();
@@ -260,6 +271,9 @@ impl Control {
                 packets: c.packets.load(Relaxed),
                 bytes: c.bytes.load(Relaxed),
                 underruns: c.underruns.load(Relaxed),
+                silence_ms: c.silence_us.load(Relaxed) as f64 / 1000.0,
+                concealed: c.concealed.load(Relaxed),
+                concealed_ms: c.concealed_us.load(Relaxed) as f64 / 1000.0,
                 send_errors: c.send_errors.load(Relaxed),
                 queue_bytes: c.queue_bytes.load(Relaxed),
                 max_late_ms: c.max_late_us.swap(0, Relaxed) as f64 / 1000.0,

@@ -134,9 +134,16 @@ impl Worker {
         let Some(spec) = slot.rtp.as_ref() else {
             return;
         };
-        let f = spec.format;
+        // A static payload type (RFC 3551: 10 and 11 are L16 stereo and mono at 44.1 kHz)
+        // says the format by itself; a dynamic one means what the source's settings say.
+        let f = RtpFormat::from_static_payload_type(p.payload_type).unwrap_or(spec.format);
+        slot.note_mismatch(p.payload_type, f != spec.format);
         let channels = usize::from(f.channels);
         if slot.buffer.rate() != f.sample_rate || slot.buffer.channels() != channels {
+            if !slot.may_reformat(arrival_s) {
+                slot.counters.malformed.fetch_add(1, Relaxed);
+                return;
+            }
             slot.reformat(f.sample_rate, channels, default_mask(channels));
         }
         if p.payload.len() % f.frame_bytes() != 0 {

@@ -32,6 +32,21 @@ pub struct SourceStats {
     pub jitter_ms: f64,
     pub buffer_ms: f64,
     pub drift_ppm: f64,
+    /// Rate adjustment its readers apply (drift and buffer correction), ppm.
+    pub correction_ppm: f64,
+    /// What its readers did that a listener could hear (summed over its taps): underruns
+    /// and the silence they played, concealed gaps, skips ahead and repeats.
+    pub underruns: u64,
+    pub silence_ms: f64,
+    pub concealed: u64,
+    pub concealed_ms: f64,
+    pub skips: u64,
+    pub skipped_ms: f64,
+    pub repeats: u64,
+    pub repeated_ms: f64,
+    /// What arrives disagrees with the source's settings (a static RTP payload type of another
+    /// format), said in words; `None` when it agrees.
+    pub format_problem: Option<String>,
     /// For example `rtp L16 48000 Hz 2 ch`; `None` before the first packet.
     pub format: Option<String>,
 }
@@ -44,6 +59,11 @@ pub struct SinkStats {
     pub packets: u64,
     pub bytes: u64,
     pub underruns: u64,
+    /// Silence its paths played because a source ran dry, ms.
+    pub silence_ms: f64,
+    /// Gaps its paths concealed (lost or late audio), and their length, ms.
+    pub concealed: u64,
+    pub concealed_ms: f64,
     pub send_errors: u64,
     pub queue_bytes: u64,
     /// Largest lateness of a packet against its deadline since the previous stats call.

@@ -175,8 +175,10 @@ impl Worker {
     }
 
     fn publish(&mut self) {
-        for s in &self.sources {
+        let now_s = self.epoch.elapsed().as_secs_f64();
+        for s in &mut self.sources {
             s.publish();
+            s.log_glitches(now_s);
         }
         self.unknown.publish();
     }

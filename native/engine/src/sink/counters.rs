@@ -10,6 +10,11 @@ pub struct SinkCounters {
     pub packets: AtomicU64,
     pub bytes: AtomicU64,
     pub underruns: AtomicU64,
+    /// Silence its paths played because a source ran dry, microseconds.
+    pub silence_us: AtomicU64,
+    /// Gaps its paths concealed (lost or late audio), and their length in microseconds.
+    pub concealed: AtomicU64,
+    pub concealed_us: AtomicU64,
     pub send_errors: AtomicU64,
     /// Bytes rendered but not yet sent (TCP backlog or partial Scream payload).
     pub queue_bytes: AtomicU64,

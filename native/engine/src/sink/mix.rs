@@ -5,6 +5,7 @@
 use crate::graph::path::Path;
 use crate::graph::tap::Tap;
 use crate::sink::counters::SinkCounters;
+use crate::source::glitches::frames_to_us;
 use crate::source::slot::SourceSlot;
 use std::sync::atomic::Ordering::Relaxed;
 use tributary_dsp::{AudioBuffer, DspError, Mixer};
@@ -42,7 +43,7 @@ impl Mix {
     }
 
     /// Mixes `frames` frames of `paths`, the first leaving at router time `at_s` (`now_s` is
-    /// the tick's time); counts the paths' underruns.
+    /// the tick's time); counts the paths' glitches (underruns, silence, concealment).
     #[allow(clippy::too_many_arguments)]
     pub fn render(
         &mut self,
@@ -55,17 +56,23 @@ impl Mix {
         counters: &SinkCounters,
     ) -> Mixed<'_> {
         let _ = self.mixer.begin(frames);
-        let mut underruns = 0;
         let mut mixed = 0;
         for path in paths {
             if let Some(out) = path.render(taps, sources, now_s, at_s, frames) {
                 let _ = self.mixer.add(out.audio, out.gain);
                 mixed += 1;
             }
-            underruns += path.take_underruns(taps);
-        }
-        if underruns > 0 {
-            counters.underruns.fetch_add(underruns, Relaxed);
+            let (g, rate) = path.take_glitches(taps);
+            if !g.is_empty() {
+                counters.underruns.fetch_add(g.underruns, Relaxed);
+                counters
+                    .silence_us
+                    .fetch_add(frames_to_us(g.silence_frames, rate), Relaxed);
+                counters.concealed.fetch_add(g.concealed, Relaxed);
+                counters
+                    .concealed_us
+                    .fetch_add(frames_to_us(g.concealed_frames, rate), Relaxed);
+            }
         }
         self.quiet = if mixed == 0 {
             self.quiet.saturating_add(frames)

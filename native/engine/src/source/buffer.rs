@@ -57,12 +57,29 @@ pub struct SourceBuffer {
     /// Longest recent gap between packets (ms), decaying: bursty senders (ffmpeg sends 21 ms
     /// of audio at once) need at least that much queued.
     peak_gap_ms: f64,
+    /// Audio that arrived in one burst (packets less than [`BURST_GAP_S`] apart), and the
+    /// largest recent burst (ms, decaying like `peak_gap_ms`): known from a bursty sender's
+    /// very first burst, before any gap between bursts has been seen, so the first prebuffer
+    /// already covers the wait for the next one.
+    burst_frames: u64,
+    peak_burst_ms: f64,
+    /// The target readers hold (ms), see [`SourceBuffer::target_frames`].
+    held_target_ms: f64,
     /// When the current run of packets started (after silence) and the position of its first
     /// frame: a path that starts with the stream plays it from its first frame.
     pub stream_start_s: f64,
     pub stream_start_pos: u64,
     scratch: Vec<f32>,
 }
+
+/// Packets closer than this belong to one burst.
+const BURST_GAP_S: f64 = 0.001;
+/// Queued beyond the largest burst: the next burst may be this late without a gap.
+const BURST_MARGIN_MS: f64 = 10.0;
+
+/// How fast the held target follows a falling jitter target, and how far above it it may be.
+const TARGET_FALL_MS_PER_S: f64 = 0.02;
+const TARGET_DROP_MS: f64 = 10.0;
 
 /// Target added per underrun, and how fast it is given back.
 const SPIKE_STEP_MS: f64 = 10.0;
@@ -94,6 +111,9 @@ impl SourceBuffer {
             drift_origin: ORIGIN,
             spike_ms: std::cell::Cell::new(0.0),
             peak_gap_ms: 0.0,
+            burst_frames: 0,
+            peak_burst_ms: 0.0,
+            held_target_ms: 0.0,
             stream_start_s: f64::NEG_INFINITY,
             stream_start_pos: ORIGIN,
             scratch: vec![0.0; MAX_PACKET_SAMPLES + 32],
@@ -116,20 +136,39 @@ impl SourceBuffer {
 
     pub fn set_config(&mut self, config: JitterConfig) {
         self.config = config.clamped();
+        self.held_target_ms = self.jitter_target_ms();
     }
 
-    /// How many frames paths should keep queued now.
+    /// How many frames paths should keep queued now: the jitter target's recent peak. It
+    /// follows a rising jitter target at once and a falling one at `TARGET_FALL_MS_PER_S`
+    /// (readers correct their rate for it: 0.02 ms/s is 20 ppm), unless it is more than
+    /// `TARGET_DROP_MS` above, then it drops to it (readers skip or correct the difference).
     pub fn target_frames(&self) -> f64 {
-        let ms = if self.config.adaptive {
+        self.held_target_ms.max(self.jitter_target_ms()) * f64::from(self.rate) / 1000.0
+    }
+
+    fn hold_target(&mut self, since_s: f64) {
+        let raw = self.jitter_target_ms();
+        let fallen = self.held_target_ms - TARGET_FALL_MS_PER_S * since_s.clamp(0.0, 1.0);
+        self.held_target_ms = if fallen - raw > TARGET_DROP_MS {
+            raw
+        } else {
+            fallen.max(raw)
+        };
+    }
+
+    /// The target the measured jitter asks for now (ms).
+    fn jitter_target_ms(&self) -> f64 {
+        if self.config.adaptive {
             let packet_ms = self.packet_frames as f64 * 1000.0 / f64::from(self.rate);
             (packet_ms + 4.0 * self.drift.jitter_s() * 1000.0)
                 .max(self.config.min_ms + self.spike_ms.get())
                 .max(self.peak_gap_ms + 2.0)
+                .max(self.peak_burst_ms + BURST_MARGIN_MS)
                 .clamp(self.config.min_ms, self.config.max_ms)
         } else {
             self.config.min_ms
-        };
-        ms * f64::from(self.rate) / 1000.0
+        }
     }
 
     /// Called by a reader that ran out of audio while the source was sending: the adaptive
@@ -248,7 +287,9 @@ impl SourceBuffer {
         }
         if !restart && ext_seq == self.highest_seq.unwrap_or(0) {
             if let Some(since_origin) = (position + frames).checked_sub(self.drift_origin) {
-                self.drift.observe(arrival_s, since_origin);
+                let in_burst = self.burst_frames > frames;
+                self.drift
+                    .observe_in_burst(arrival_s, since_origin, in_burst);
             }
         }
         self.write_decoded(position, encoding, payload);
@@ -305,18 +346,27 @@ impl SourceBuffer {
         let tail = &rest[whole..];
         self.partial[self.partial_len..self.partial_len + tail.len()].copy_from_slice(tail);
         self.partial_len += tail.len();
+        let in_burst = self.burst_frames > frames;
         self.drift
-            .observe(arrival_s, self.next_pos - self.drift_origin);
+            .observe_in_burst(arrival_s, self.next_pos - self.drift_origin, in_burst);
     }
 
     fn count_packet(&mut self, bytes: usize, frames: u64, arrival_s: f64) {
         let since = arrival_s - self.last_arrival_s;
         if since.is_nan() || since >= 0.2 {
             self.stream_start_s = arrival_s;
+            self.burst_frames = 0;
         } else {
             // Peak-hold of the gap between packets, halving in about 10 s.
             self.peak_gap_ms = (self.peak_gap_ms * (1.0 - since / 14.0)).max(since * 1000.0);
+            self.peak_burst_ms *= 1.0 - since / 14.0;
         }
+        if !(0.0..BURST_GAP_S).contains(&since) {
+            self.burst_frames = 0;
+        }
+        self.burst_frames += frames;
+        let burst_ms = self.burst_frames as f64 * 1000.0 / f64::from(self.rate);
+        self.peak_burst_ms = self.peak_burst_ms.max(burst_ms);
         if since.is_finite() && since > 0.0 {
             let spike = self.spike_ms.get();
             if spike > 0.0 {
@@ -327,6 +377,7 @@ impl SourceBuffer {
         self.counters.packets += 1;
         self.counters.bytes += bytes as u64;
         self.packet_frames = frames;
+        self.hold_target(if since.is_finite() { since } else { 0.0 });
         self.last_arrival_s = arrival_s;
     }
 

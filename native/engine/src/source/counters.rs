@@ -1,7 +1,8 @@
 //! What a source publishes: counters the engine thread stores with relaxed atomics and any
 //! thread reads, and the format it last detected, packed into one atomic word.
 
-use std::sync::atomic::{AtomicI64, AtomicU64};
+use crate::source::glitches::{frames_to_us, Glitches};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
 
 /// Per source (shared between the engine thread and readers of stats).
 #[derive(Debug, Default)]
@@ -14,17 +15,49 @@ pub struct SourceCounters {
     pub duplicates: AtomicU64,
     pub malformed: AtomicU64,
     pub rtcp_packets: AtomicU64,
+    /// Gaps concealed (lost or late audio) and their length, microseconds.
     pub concealed: AtomicU64,
+    pub concealed_us: AtomicU64,
+    /// Times a reader ran dry while the source was sending, and the silence played.
+    pub underruns: AtomicU64,
+    pub silence_us: AtomicU64,
+    /// Skips ahead and steps back that re-centred a buffer, and the audio skipped or repeated.
+    pub skips: AtomicU64,
+    pub skipped_us: AtomicU64,
+    pub repeats: AtomicU64,
+    pub repeated_us: AtomicU64,
+    /// Rate adjustment a reader applies (drift and buffer correction), parts per billion.
+    pub applied_ppb: AtomicI64,
     /// Microseconds.
     pub jitter_us: AtomicU64,
     /// Microseconds of audio queued ahead of playback (may be negative while starved).
     pub buffer_us: AtomicI64,
     /// Parts per billion.
     pub drift_ppb: AtomicI64,
+    /// RTP payload type + 1 whose static format differs from the source's settings (0: none).
+    pub format_mismatch: AtomicU64,
     /// Detected format, packed by [`pack_format`].
     pub format: AtomicU64,
     /// Sender address of the last packet, packed IPv4 (0 for none or IPv6).
     pub last_sender_v4: AtomicU64,
+}
+
+impl SourceCounters {
+    /// Adds a reader's glitches (in frames at `rate`).
+    pub fn add_glitches(&self, g: &Glitches, rate: u32) {
+        if g.is_empty() {
+            return;
+        }
+        let us = |frames| frames_to_us(frames, rate);
+        self.concealed.fetch_add(g.concealed, Relaxed);
+        self.concealed_us.fetch_add(us(g.concealed_frames), Relaxed);
+        self.underruns.fetch_add(g.underruns, Relaxed);
+        self.silence_us.fetch_add(us(g.silence_frames), Relaxed);
+        self.skips.fetch_add(g.skips, Relaxed);
+        self.skipped_us.fetch_add(us(g.skipped_frames), Relaxed);
+        self.repeats.fetch_add(g.repeats, Relaxed);
+        self.repeated_us.fetch_add(us(g.repeated_frames), Relaxed);
+    }
 }
 
 /// The wire format a source was last seen sending.

@@ -27,6 +27,8 @@ pub struct DriftEstimator {
     n_points: usize,
     next_point: usize,
     ppm: f64,
+    /// Standard error of `ppm` (from the fit's residuals).
+    ppm_se: f64,
     jitter_s: f64,
     last_transit: Option<f64>,
 }
@@ -41,6 +43,7 @@ impl DriftEstimator {
             n_points: 0,
             next_point: 0,
             ppm: 0.0,
+            ppm_se: f64::INFINITY,
             jitter_s: 0.0,
             last_transit: None,
         }
@@ -59,7 +62,18 @@ impl DriftEstimator {
     /// Records a packet whose last frame ends at `end_position` (frames since the stream's
     /// origin) and that arrived at `arrival_s` (monotonic seconds).
     pub fn observe(&mut self, arrival_s: f64, end_position: u64) {
+        self.observe_in_burst(arrival_s, end_position, false);
+    }
+
+    /// [`DriftEstimator::observe`] for a packet that came right after the previous one (part of
+    /// a burst: ffmpeg sends 21 ms of audio at once): it counts for the drift, but the jitter
+    /// compares only the first packets of bursts, whose spacing is the sender's real pace.
+    pub fn observe_in_burst(&mut self, arrival_s: f64, end_position: u64, in_burst: bool) {
         let transit = arrival_s - end_position as f64 / self.nominal_rate;
+        if in_burst {
+            self.window_min = self.window_min.min(transit);
+            return;
+        }
         if let Some(last) = self.last_transit {
             let d = (transit - last).abs();
             // Ignore absurd steps (a resync) so they do not poison the estimate.
@@ -100,10 +114,20 @@ impl DriftEstimator {
             let denom = n * stt - st * st;
             if denom > 1e-9 {
                 let slope = (n * sto - st * so) / denom;
+                let intercept = (so - slope * st) / n;
+                let residual: f64 = pts
+                    .iter()
+                    .map(|&(t, o)| (o - o0) - intercept - slope * (t - t0))
+                    .map(|r| r * r)
+                    .sum();
+                // Standard error of the slope: residual variance over the spread of times.
+                let spread = stt - st * st / n;
+                let se = (residual / (n - 2.0) / spread).sqrt() * 1e6;
                 // A fast sender delivers positions early: the offset shrinks over time.
                 let measured = -slope * 1e6;
                 if measured.is_finite() {
                     self.ppm = measured.clamp(-MAX_PPM, MAX_PPM);
+                    self.ppm_se = if se.is_finite() { se } else { f64::INFINITY };
                 }
             }
         }
@@ -112,6 +136,26 @@ impl DriftEstimator {
     /// The sender's clock error in parts per million (positive: it runs fast).
     pub fn ppm(&self) -> f64 {
         self.ppm
+    }
+
+    /// The drift to correct for: the estimate shrunk towards zero by its own uncertainty
+    /// (`ppm * ppm^2 / (ppm^2 + (2 se)^2)`), so a young or noisy fit of a sender that has no
+    /// drift does not bend the pitch, while a clear drift (several standard errors) counts in
+    /// full.
+    pub fn trusted_ppm(&self) -> f64 {
+        if !self.ppm_se.is_finite() {
+            return 0.0;
+        }
+        let (p2, s2) = (self.ppm * self.ppm, 4.0 * self.ppm_se * self.ppm_se);
+        if p2 + s2 <= 0.0 {
+            return 0.0;
+        }
+        self.ppm * p2 / (p2 + s2)
+    }
+
+    /// Standard error of [`DriftEstimator::ppm`] (infinite before the first fit).
+    pub fn ppm_se(&self) -> f64 {
+        self.ppm_se
     }
 
     /// Interarrival jitter in seconds.

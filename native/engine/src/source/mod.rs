@@ -6,13 +6,16 @@
 //!   position, loss and reordering counted, the adaptive target), on a [`timeline`] ring that
 //!   is also the timeshift buffer; [`drift`] estimates the sender's clock against ours;
 //!   [`pcm`] converts payloads for it;
-//! - [`counters`]: what a source publishes; [`unknown`]: senders no source matches.
+//! - [`counters`]: what a source publishes ([`glitches`]: what its readers did that a listener
+//!   could hear); [`unknown`]: senders no source matches.
 //!
 //! A decoded input (a URL played, a plugin's stream) becomes a source by writing a buffer.
 
 pub mod buffer;
 pub mod counters;
 pub mod drift;
+pub mod glitch_log;
+pub mod glitches;
 pub mod pcm;
 pub mod slot;
 pub mod timeline;

@@ -6,7 +6,9 @@ use crate::limits::TIMESHIFT_DURATION_S;
 use crate::options::JitterConfig;
 use crate::source::buffer::SourceBuffer;
 use crate::source::counters::{pack_format, DetectedFormat, SourceCounters};
+use crate::source::glitch_log::GlitchLog;
 use crate::source::unknown::Unknown;
+use crate::wire::rtp::RtpFormat;
 use crate::wire::scream::ScreamFormat;
 use crate::wire::PortKind;
 use std::net::IpAddr;
@@ -37,6 +39,8 @@ pub struct SourceSlot {
     /// One more every time the buffer is rebuilt for a new format: taps reading the source
     /// restart their readers when it moves (see [`crate::graph::tap::Tap::follow`]).
     pub generation: u64,
+    /// What of the counters' glitches the log has said.
+    glitch_log: GlitchLog,
     /// Format changes still allowed now (a token bucket, see [`SourceSlot::may_reformat`]).
     reformat_tokens: f64,
     reformat_at_s: f64,
@@ -76,6 +80,7 @@ impl SourceSlot {
             readers: 0,
             bit_depth: 0,
             generation: 0,
+            glitch_log: GlitchLog::default(),
             reformat_tokens: REFORMAT_BURST,
             reformat_at_s: f64::NEG_INFINITY,
         }
@@ -134,9 +139,39 @@ impl SourceSlot {
         self.generation += 1;
     }
 
+    /// Records whether the payload type of the latest RTP packet sets a format other than the
+    /// source's settings (logged when that starts).
+    pub fn note_mismatch(&self, payload_type: u8, differs: bool) {
+        let code = if differs {
+            u64::from(payload_type) + 1
+        } else {
+            0
+        };
+        let before = self.counters.format_mismatch.swap(code, Relaxed);
+        if differs && before != code {
+            crate::log::warn(&format!(
+                "source '{}': payload type {payload_type} is {}, not the {} it is set to; \
+                 playing it as the payload type says",
+                self.name,
+                describe_static(payload_type),
+                self.rtp
+                    .as_ref()
+                    .map_or_else(String::new, |r| describe_rtp(&r.format)),
+            ));
+        }
+    }
+
     /// Records the format of the latest packet.
     pub fn note_format(&self, format: DetectedFormat) {
         self.counters.format.store(pack_format(format), Relaxed);
+    }
+
+    /// Logs what a listener heard go wrong since the last line (at most one line every 5 s;
+    /// formats only when something happened).
+    pub fn log_glitches(&mut self, now_s: f64) {
+        if let Some(line) = self.glitch_log.line(&self.name, &self.counters, now_s) {
+            crate::log::warn(&line);
+        }
     }
 
     /// Copies the buffer's counters and estimates into the shared atomics.
@@ -158,6 +193,29 @@ impl SourceSlot {
         s.drift_ppb
             .store((self.buffer.drift.ppm() * 1000.0) as i64, Relaxed);
     }
+}
+
+/// What the source counters' `format_mismatch` code means, for stats and the log.
+pub fn describe_mismatch(code: u64) -> Option<String> {
+    let pt = u8::try_from(code.checked_sub(1)?).ok()?;
+    Some(format!(
+        "RTP payload type {pt} ({}) arrives, not the format the source is set to; played as the payload type says",
+        describe_static(pt),
+    ))
+}
+
+fn describe_static(pt: u8) -> String {
+    RtpFormat::from_static_payload_type(pt)
+        .map_or_else(|| "dynamic".to_owned(), |f| describe_rtp(&f))
+}
+
+fn describe_rtp(f: &RtpFormat) -> String {
+    format!(
+        "{} {} Hz {} ch",
+        f.encoding_name(),
+        f.sample_rate,
+        f.channels
+    )
 }
 
 /// The layout of a source: its announced mask when it matches the channel count, else the

@@ -178,9 +178,9 @@ proptest::proptest! {
 fn drifting_senders_play_for_an_hour_without_drops_or_repeats() {
     for ppm in [300.0, -300.0] {
         let o = simulate(3600.0, ppm, 0);
-        assert_eq!(o.reader.underruns, 0, "{ppm} ppm: underruns");
-        assert_eq!(o.reader.concealed, 0, "{ppm} ppm: concealed");
-        assert_eq!(o.reader.jumps, 0, "{ppm} ppm: jumps");
+        assert_eq!(o.reader.glitches.underruns, 0, "{ppm} ppm: underruns");
+        assert_eq!(o.reader.glitches.concealed, 0, "{ppm} ppm: concealed");
+        assert_eq!(o.reader.glitches.skips, 0, "{ppm} ppm: jumps");
         assert!(
             (o.drift_ppm - ppm).abs() < 10.0,
             "{ppm} ppm measured {}",
@@ -200,7 +200,242 @@ fn drifting_senders_play_for_an_hour_without_drops_or_repeats() {
 #[test]
 fn lost_packets_are_concealed_with_fades_not_clicks() {
     let o = simulate(90.0, 0.0, 50);
-    assert!(o.reader.concealed > 100, "{}", o.reader.concealed);
-    assert_eq!(o.reader.jumps, 0);
+    assert!(
+        o.reader.glitches.concealed > 100,
+        "{}",
+        o.reader.glitches.concealed
+    );
+    assert_eq!(o.reader.glitches.skips, 0);
     assert!(o.max_step < SMOOTH, "click of {}", o.max_step);
+}
+
+/// How a simulated sender delivers: ffmpeg `-re` sends 1024 frames at once (three packets of
+/// 365, 365 and 294 frames) every 21.3 ms, each burst late by up to `jitter_s`.
+struct Bursty {
+    ppm: f64,
+    jitter_s: f64,
+    /// (start, length) in seconds: nothing arrives, then everything due is sent at once.
+    stall: Option<(f64, f64)>,
+    seconds: f64,
+}
+
+/// What a listener would notice, measured on the reader's output and rate.
+#[derive(Debug)]
+struct Heard {
+    /// Longest run of silence (ms) after the first sound, before the end.
+    longest_gap_ms: f64,
+    /// Total silence (ms) after the first sound.
+    silent_ms: f64,
+    /// Pitch error (applied rate less the sender's real rate, ppm) per 0.5 s window after 5 s.
+    pitch_ppm: Vec<f64>,
+    /// Largest change of the applied rate between 0.5 s windows, ppm.
+    max_slew_ppm: f64,
+    /// Latency: audio queued (ms), mean over the last 10 s.
+    latency_ms: f64,
+    first_sound_s: f64,
+    reader: Skip<SourceReader>,
+}
+
+/// Leaves a field out of `Debug`.
+struct Skip<T>(T);
+impl<T> std::fmt::Debug for Skip<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("..")
+    }
+}
+impl<T> std::ops::Deref for Skip<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+fn listen(b: &Bursty) -> Heard {
+    let rate = 48_000.0;
+    let mut src = SourceBuffer::new(48_000, 2, 2.0, JitterConfig::default());
+    let mut reader = SourceReader::new(2, 48_000, 48_000, 288, 0.0);
+    let sender_rate = rate * (1.0 + b.ppm * 1e-6);
+    let mut rng = Lcg(11);
+    let mut packet = Vec::with_capacity(1500);
+    let mut out = vec![0.0f32; 576];
+    let (mut burst, mut seq) = (0u64, 0u16);
+    let t0 = 0.1;
+    let mut arrival = t0;
+    let mut next_render = 0.0;
+    let (mut first_sound, mut gap, mut longest_gap, mut silent) = (None, 0usize, 0usize, 0usize);
+    let (mut window_sum, mut window_n, mut windows) = (0.0, 0, Vec::new());
+    let (mut level_sum, mut level_n) = (0.0, 0);
+    while next_render < b.seconds {
+        if arrival <= next_render {
+            let start = burst * 1024;
+            for (offset, frames) in [(0u64, 365usize), (365, 365), (730, 294)] {
+                sine_packet(start + offset, frames, sender_rate, &mut packet);
+                let ts = (start + offset) as u32;
+                src.push_rtp(seq, ts, &packet, SampleFormat::S16Be, arrival);
+                seq = seq.wrapping_add(1);
+            }
+            burst += 1;
+            // The second burst is as late as any (the worst case for a start), then at random.
+            let late = if burst == 1 { 1.0 } else { rng.next_f64() };
+            let mut due = t0 + (burst * 1024) as f64 / sender_rate + late * b.jitter_s;
+            if let Some((at, len)) = b.stall {
+                if due >= at && due < at + len {
+                    due = at + len;
+                }
+            }
+            arrival = due.max(arrival);
+            continue;
+        }
+        reader.render(&src, next_render, &mut out);
+        src.play_pos = reader.play_position();
+        // A run of 4 or more zero frames is silence (a sine crosses zero at single frames).
+        for frame in out.chunks_exact(2) {
+            if frame[0].abs() > 1e-6 {
+                first_sound.get_or_insert(next_render);
+                if gap >= 4 {
+                    if std::env::var_os("TRACE_READER").is_some() {
+                        eprintln!("gap of {gap} frames before {next_render:.3} s");
+                    }
+                    longest_gap = longest_gap.max(gap);
+                    silent += gap;
+                }
+                gap = 0;
+            } else if first_sound.is_some() {
+                gap += 1;
+            }
+        }
+        if next_render > 5.0 {
+            window_sum += reader.applied_ppm() - b.ppm;
+            window_n += 1;
+            if window_n * 288 >= 24_000 {
+                windows.push(window_sum / window_n as f64);
+                if std::env::var_os("TRACE_READER").is_some() {
+                    eprintln!(
+                        "{next_render:6.1} s applied {:7.1} corr {:7.1} drift {:7.1} (trusted {:7.1} se {:6.1}) target {:5.1} ms level {:5.1} ms",
+                        reader.applied_ppm(),
+                        reader.correction_ppm(),
+                        src.drift.ppm(),
+                        src.drift.trusted_ppm(),
+                        src.drift.ppm_se(),
+                        src.target_frames() / 48.0,
+                        src.level_ms()
+                    );
+                }
+                (window_sum, window_n) = (0.0, 0);
+            }
+        }
+        if next_render > b.seconds - 10.0 {
+            level_sum += src.level_ms();
+            level_n += 1;
+        }
+        next_render += 0.006;
+    }
+    let max_slew_ppm = windows
+        .windows(2)
+        .map(|w| (w[1] - w[0]).abs())
+        .fold(0.0, f64::max);
+    Heard {
+        longest_gap_ms: longest_gap as f64 / 48.0,
+        silent_ms: silent as f64 / 48.0,
+        pitch_ppm: windows,
+        max_slew_ppm,
+        latency_ms: level_sum / f64::from(level_n.max(1)),
+        first_sound_s: first_sound.unwrap_or(f64::NAN),
+        reader: Skip(reader),
+    }
+}
+
+/// |x| at the `q` quantile.
+fn quantile_abs(values: &[f64], q: f64) -> f64 {
+    let mut v: Vec<f64> = values.iter().map(|x| x.abs()).collect();
+    v.sort_by(f64::total_cmp);
+    v.get(((v.len() as f64 - 1.0) * q).round() as usize)
+        .copied()
+        .unwrap_or(0.0)
+}
+
+#[test]
+fn a_bursty_same_clock_sender_plays_without_gaps_at_true_pitch() {
+    let h = listen(&Bursty {
+        ppm: 0.0,
+        jitter_s: 0.004,
+        stall: None,
+        seconds: 60.0,
+    });
+    eprintln!(
+        "bursty: gap {:.1} ms, silence {:.1} ms, pitch p50 {:.1} p99 {:.1} max {:.1} ppm, slew {:.1} ppm/0.5 s, latency {:.1} ms, first sound {:.3} s",
+        h.longest_gap_ms,
+        h.silent_ms,
+        quantile_abs(&h.pitch_ppm, 0.5),
+        quantile_abs(&h.pitch_ppm, 0.99),
+        quantile_abs(&h.pitch_ppm, 1.0),
+        h.max_slew_ppm,
+        h.latency_ms,
+        h.first_sound_s
+    );
+    assert_eq!(h.silent_ms, 0.0, "silence after the first sound: {h:?}");
+    assert_eq!(h.reader.glitches.underruns, 0);
+    assert!(quantile_abs(&h.pitch_ppm, 1.0) <= 20.0, "{:?}", h.pitch_ppm);
+    assert!(h.latency_ms < 45.0, "latency {} ms", h.latency_ms);
+}
+
+#[test]
+fn heavy_jitter_keeps_pitch_within_100_ppm_and_counts_every_gap() {
+    let h = listen(&Bursty {
+        ppm: 0.0,
+        jitter_s: 0.020,
+        stall: None,
+        seconds: 60.0,
+    });
+    let p99 = quantile_abs(&h.pitch_ppm, 0.99);
+    eprintln!(
+        "jitter 20 ms: gap {:.1} ms, silence {:.1} ms, pitch p99 {p99:.1} ppm, slew {:.1}, latency {:.1} ms, underruns {}",
+        h.longest_gap_ms, h.silent_ms, h.max_slew_ppm, h.latency_ms, h.reader.glitches.underruns
+    );
+    assert!(p99 <= 100.0, "{:?}", h.pitch_ppm);
+    assert!(
+        h.max_slew_ppm <= 20.0 * 0.5 + 1.0,
+        "slew {}",
+        h.max_slew_ppm
+    );
+    // Whatever silence there was is in the counters, to the millisecond.
+    let counted = h.reader.glitches.silence_frames as f64 / 48.0
+        + h.reader.glitches.concealed_frames as f64 / 48.0;
+    assert!(
+        (counted - h.silent_ms).abs() <= 1.0,
+        "counted {counted} ms, heard {} ms",
+        h.silent_ms
+    );
+}
+
+#[test]
+fn a_stall_is_resynced_with_a_short_skip_not_a_minute_of_pitch_shift() {
+    for ppm in [150.0, 0.0] {
+        let h = listen(&Bursty {
+            ppm,
+            jitter_s: 0.003,
+            stall: Some((20.0, 0.066)),
+            seconds: 60.0,
+        });
+        let max = quantile_abs(&h.pitch_ppm, 1.0);
+        eprintln!(
+            "stall at {ppm} ppm: silence {:.1} ms (counted {:.1}), skips {} ({:.1} ms), pitch max {max:.1} ppm, latency {:.1} ms",
+            h.silent_ms,
+            h.reader.glitches.silence_frames as f64 / 48.0,
+            h.reader.glitches.skips,
+            h.reader.glitches.skipped_frames as f64 / 48.0,
+            h.latency_ms
+        );
+        assert!(max <= 210.0, "{ppm}: {:?}", h.pitch_ppm);
+        assert!(h.reader.glitches.underruns >= 1, "the stall is an underrun");
+        let counted = h.reader.glitches.silence_frames as f64 / 48.0;
+        assert!(
+            (counted - h.silent_ms).abs() <= 1.0,
+            "counted {counted}, heard {}",
+            h.silent_ms
+        );
+        assert!(h.reader.glitches.skips >= 1, "the catch-up is skipped");
+        // The stall raised the jitter target; 40 s later it is most of the way back.
+        assert!(h.latency_ms < 50.0, "latency {} ms", h.latency_ms);
+    }
 }

@@ -1,0 +1,397 @@
+//! Fidelity against GStreamer (issue 12): one RTP stream (a 1 kHz tone, L16 48 kHz stereo) from
+//! a real sender goes, packet for packet, to Tributary (RTP source -> Scream sink, recorded
+//! here) and to GStreamer (`udpsrc ! rtpjitterbuffer ! rtpL16depay ! audioconvert !
+//! audioresample ! pulsesink` into a PulseAudio null sink of its own, recorded with `parec`).
+//! For each, the pitch error per 0.5 s window after 5 s (p50/p99, ppm), the gaps after the
+//! first sound (count, ms), and for Tributary the audio it keeps queued (its added latency,
+//! mean of the stats each second) and the rate correction it applied (p50/p99 of |ppm|).
+//! GStreamer's latency is its configured jitterbuffer latency plus the sink's buffer.
+//!
+//! Senders: ffmpeg `-re` (bursts of 21 ms) and GStreamer `audiotestsrc is-live ! rtpL16pay`
+//! (paced), each idle and under `stress-ng --cpu 2`. `-- --seconds N` sets each run's length
+//! (default 60; `npm run bench -- fidelity` passes BENCH_FIDELITY_SECONDS, 300 with
+//! BENCH_SOAK=1); `-- --json` prints one JSON line per run.
+
+#[path = "common/hearing.rs"]
+mod hearing;
+
+use hearing::{hear, quantile_abs};
+use std::net::{Ipv4Addr, UdpSocket};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tributary_dsp::ChannelLayout;
+use tributary_engine::wire::rtp::RtpFormat;
+use tributary_engine::{
+    DesiredState, Engine, EngineOptions, PathSpec, RtpSourceSpec, SinkProtocol, SinkSpec,
+};
+
+const LOCAL: Ipv4Addr = Ipv4Addr::LOCALHOST;
+const JITTERBUFFER_MS: u32 = 50;
+
+struct Run {
+    sender: &'static str,
+    load: bool,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let json = args.iter().any(|a| a == "--json");
+    let seconds: f64 = args
+        .iter()
+        .position(|a| a == "--seconds")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60.0);
+    for tool in [
+        "ffmpeg",
+        "gst-launch-1.0",
+        "pulseaudio",
+        "parec",
+        "stress-ng",
+    ] {
+        let found = Command::new("sh")
+            .args(["-c", &format!("command -v {tool}")])
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !found {
+            eprintln!("the fidelity bench needs {tool} (Debian: ffmpeg, gstreamer1.0-tools, pulseaudio, pulseaudio-utils, stress-ng)");
+            std::process::exit(2);
+        }
+    }
+    println!(
+        "{seconds:.0} s per run, 1 kHz L16 48 kHz stereo; pitch error per 0.5 s window after 5 s"
+    );
+    for run in [
+        Run {
+            sender: "ffmpeg -re",
+            load: false,
+        },
+        Run {
+            sender: "ffmpeg -re",
+            load: true,
+        },
+        Run {
+            sender: "gst rtpL16pay",
+            load: false,
+        },
+        Run {
+            sender: "gst rtpL16pay",
+            load: true,
+        },
+    ] {
+        measure(&run, seconds, json);
+    }
+}
+
+fn measure(run: &Run, seconds: f64, json: bool) {
+    // Tributary: RTP source -> Scream sink -> `out`.
+    let mut engine = Engine::start(EngineOptions {
+        bind: LOCAL.into(),
+        scream_ports: vec![0],
+        tagged_port: None,
+        rtp_ports: vec![],
+        ..EngineOptions::default()
+    })
+    .expect("engine starts");
+    let out = UdpSocket::bind((LOCAL, 0)).unwrap();
+    let trib_port = free_port();
+    let path = PathSpec {
+        rtp: Some(RtpSourceSpec {
+            listen_ip: None,
+            port: trib_port,
+            format: RtpFormat::DEFAULT,
+            payload_type: None,
+        }),
+        ..PathSpec::new("sender")
+    };
+    let sink = SinkSpec {
+        ip: Some(LOCAL.into()),
+        port: out.local_addr().unwrap().port(),
+        paths: vec![path],
+        ..SinkSpec::new(
+            "out",
+            SinkProtocol::Scream,
+            48_000,
+            16,
+            ChannelLayout::STEREO,
+        )
+    };
+    let problems = engine.apply(DesiredState { sinks: vec![sink] }).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+
+    // GStreamer: its jitter buffer into a PulseAudio null sink, recorded.
+    let pa = Pulse::start();
+    let gst_port = free_port();
+    let recording = pa.dir.join("gst.raw");
+    let mut gst = Command::new("gst-launch-1.0")
+        .args(["-q", "udpsrc", &format!("port={gst_port}"), "address=127.0.0.1"])
+        .arg(format!(
+            "caps=application/x-rtp,media=audio,clock-rate=48000,encoding-name=L16,channels=2,payload={}",
+            // ffmpeg picks dynamic type 97 for L16 48 kHz stereo; our GStreamer sender sends 96.
+            if run.sender.starts_with("ffmpeg") { 97 } else { 96 }
+        ))
+        .args(["!", "rtpjitterbuffer", &format!("latency={JITTERBUFFER_MS}")])
+        .args(["!", "rtpL16depay", "!", "audioconvert", "!", "audioresample", "!", "pulsesink"])
+        .arg(format!("server={}", pa.server()))
+        .arg("device=ref")
+        .env("HOME", &pa.dir)
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("gst-launch-1.0 runs");
+    let mut parec = Command::new("parec")
+        .args(["--server", &pa.server(), "-d", "ref.monitor", "--raw"])
+        .args(["--format=s16le", "--rate=48000", "--channels=2"])
+        .arg(&recording)
+        .env("HOME", &pa.dir)
+        .spawn()
+        .expect("parec runs");
+
+    // The sender, through a relay that copies every packet to both at once.
+    let relay = UdpSocket::bind((LOCAL, 0)).unwrap();
+    relay
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    let relay_port = relay.local_addr().unwrap().port();
+    let stop = Arc::new(AtomicBool::new(false));
+    let relaying = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 2048];
+            while !stop.load(Relaxed) {
+                if let Ok(n) = relay.recv(&mut buf) {
+                    let _ = relay.send_to(&buf[..n], (LOCAL, trib_port));
+                    let _ = relay.send_to(&buf[..n], (LOCAL, gst_port));
+                }
+            }
+        })
+    };
+    let mut hog = run.load.then(|| {
+        Command::new("stress-ng")
+            .args(["--cpu", "2", "--quiet", "--timeout"])
+            .arg(format!("{}s", seconds as u64 + 5))
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("stress-ng runs")
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let mut sender = start_sender(run.sender, relay_port, seconds);
+
+    // Tributary's output, and its stats once a second.
+    out.set_read_timeout(Some(Duration::from_millis(50)))
+        .unwrap();
+    let mut trib = Vec::new();
+    let (mut queued, mut corrections) = (Vec::new(), Vec::new());
+    let end = Instant::now() + Duration::from_secs_f64(seconds + 1.5);
+    let mut next_stats = Instant::now() + Duration::from_secs(6);
+    let mut buf = [0u8; 4096];
+    while Instant::now() < end {
+        if let Ok(n) = out.recv(&mut buf) {
+            trib.extend_from_slice(&buf[5..n]);
+        }
+        if Instant::now() >= next_stats {
+            next_stats += Duration::from_secs(1);
+            if let Some(s) = engine.stats().sources.first() {
+                if s.packets > 0 {
+                    queued.push(s.buffer_ms);
+                    corrections.push(s.correction_ppm);
+                }
+            }
+        }
+    }
+    let stats = engine.stats();
+    engine.stop();
+    for child in [
+        Some(&mut sender),
+        hog.as_mut(),
+        Some(&mut gst),
+        Some(&mut parec),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    stop.store(true, Relaxed);
+    let _ = relaying.join();
+
+    let label = format!(
+        "{}, {}",
+        run.sender,
+        if run.load {
+            "stress-ng --cpu 2"
+        } else {
+            "idle"
+        }
+    );
+    let trib_heard = hear(&left(&trib), 48_000.0, 1000.0, 5.0);
+    let gst_heard = hear(
+        &left(&std::fs::read(&recording).unwrap_or_default()),
+        48_000.0,
+        1000.0,
+        5.0,
+    );
+    let src = stats.sources.first();
+    let latency = queued.iter().sum::<f64>() / queued.len().max(1) as f64;
+    let counted = stats
+        .sinks
+        .first()
+        .map_or(0.0, |s| s.silence_ms + s.concealed_ms);
+    let row = |name: &str, h: &hearing::Heard| {
+        format!(
+            "  {name:<10} pitch p50 {:7.1} p99 {:7.1} ppm ({} windows), gaps {:3} ({:7.1} ms) in {:5.1} s",
+            quantile_abs(&h.pitch_ppm, 0.5),
+            quantile_abs(&h.pitch_ppm, 0.99),
+            h.pitch_ppm.len(),
+            h.gaps.len(),
+            h.gap_ms(),
+            h.seconds
+        )
+    };
+    println!("\n{label}");
+    println!(
+        "{}, queued {latency:.1} ms, correction p50 {:.1} p99 {:.1} ppm, gaps counted {counted:.1} ms, late {}, lost {}",
+        row("tributary", &trib_heard),
+        quantile_abs(&corrections, 0.5),
+        quantile_abs(&corrections, 0.99),
+        src.map_or(0, |s| s.late),
+        src.map_or(0, |s| s.lost),
+    );
+    println!(
+        "{}, rtpjitterbuffer latency={JITTERBUFFER_MS} ms + pulsesink buffer",
+        row("gstreamer", &gst_heard)
+    );
+    if json {
+        println!(
+            "{{\"sender\":\"{}\",\"load\":{},\"seconds\":{seconds},\"tributary\":{{\"pitch_ppm_p50\":{:.2},\"pitch_ppm_p99\":{:.2},\"gaps\":{},\"gap_ms\":{:.1},\"counted_ms\":{counted:.1},\"queued_ms\":{latency:.1},\"correction_ppm_p99\":{:.1}}},\"gstreamer\":{{\"pitch_ppm_p50\":{:.2},\"pitch_ppm_p99\":{:.2},\"gaps\":{},\"gap_ms\":{:.1}}}}}",
+            run.sender,
+            run.load,
+            quantile_abs(&trib_heard.pitch_ppm, 0.5),
+            quantile_abs(&trib_heard.pitch_ppm, 0.99),
+            trib_heard.gaps.len(),
+            trib_heard.gap_ms(),
+            quantile_abs(&corrections, 0.99),
+            quantile_abs(&gst_heard.pitch_ppm, 0.5),
+            quantile_abs(&gst_heard.pitch_ppm, 0.99),
+            gst_heard.gaps.len(),
+            gst_heard.gap_ms(),
+        );
+    }
+}
+
+fn start_sender(sender: &str, port: u16, seconds: f64) -> Child {
+    let mut cmd = if sender.starts_with("ffmpeg") {
+        let mut c = Command::new("ffmpeg");
+        c.args([
+            "-hide_banner",
+            "-loglevel",
+            "error",
+            "-re",
+            "-f",
+            "lavfi",
+            "-i",
+        ])
+        .arg(format!(
+            "sine=frequency=1000:sample_rate=48000:duration={seconds}"
+        ))
+        .args(["-ac", "2", "-c:a", "pcm_s16be", "-f", "rtp"])
+        .arg(format!("rtp://127.0.0.1:{port}"));
+        c
+    } else {
+        let mut c = Command::new("gst-launch-1.0");
+        let buffers = (seconds * 1000.0 / 10.0) as u64;
+        c.args([
+            "-q",
+            "audiotestsrc",
+            "is-live=true",
+            "freq=1000",
+            "volume=0.125",
+        ])
+        .arg(format!("num-buffers={buffers}"))
+        .args([
+            "samplesperbuffer=480",
+            "!",
+            "audio/x-raw,rate=48000,channels=2,format=S16BE",
+        ])
+        .args(["!", "rtpL16pay", "pt=96", "!", "udpsink", "host=127.0.0.1"])
+        .arg(format!("port={port}"));
+        c
+    };
+    cmd.stdout(Stdio::null()).spawn().expect("the sender runs")
+}
+
+/// The left channel of 16-bit little-endian stereo.
+fn left(bytes: &[u8]) -> Vec<f64> {
+    bytes
+        .chunks_exact(4)
+        .map(|f| f64::from(i16::from_le_bytes([f[0], f[1]])) / 32768.0)
+        .collect()
+}
+
+fn free_port() -> u16 {
+    for _ in 0..50 {
+        let s = UdpSocket::bind((LOCAL, 0)).unwrap();
+        let p = s.local_addr().unwrap().port();
+        if p % 2 == 0 && p < 65_000 && UdpSocket::bind((LOCAL, p + 1)).is_ok() {
+            return p;
+        }
+    }
+    panic!("no free port pair");
+}
+
+/// A PulseAudio daemon of the bench's own with a null sink `ref` at 48 kHz.
+struct Pulse {
+    child: Child,
+    dir: PathBuf,
+}
+
+impl Pulse {
+    fn start() -> Self {
+        let dir = std::env::temp_dir().join(format!("trib-fidelity-pa-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let socket = dir.join("native");
+        std::fs::write(
+            dir.join("pa.pa"),
+            format!(
+                "load-module module-native-protocol-unix auth-anonymous=1 socket={}\n\
+                 load-module module-null-sink sink_name=ref rate=48000\n",
+                socket.display()
+            ),
+        )
+        .unwrap();
+        let child = Command::new("pulseaudio")
+            .args(["-n", "-F"])
+            .arg(dir.join("pa.pa"))
+            .args(["--exit-idle-time=-1", "--disallow-exit", "--system=false"])
+            .args(["--daemonize=no", "--log-level=error"])
+            .env("HOME", &dir)
+            .env("XDG_RUNTIME_DIR", &dir)
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("pulseaudio runs");
+        let until = Instant::now() + Duration::from_secs(10);
+        while !socket.exists() {
+            assert!(Instant::now() < until, "PulseAudio did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        Pulse { child, dir }
+    }
+
+    fn server(&self) -> String {
+        format!("unix:{}", self.dir.join("native").display())
+    }
+}
+
+impl Drop for Pulse {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}

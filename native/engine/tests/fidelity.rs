@@ -1,0 +1,194 @@
+//! Fidelity with the senders people run: ffmpeg `-re` (bursty: 21 ms of audio at once) sends a
+//! 1 kHz tone over RTP, the engine plays it to a Scream sink, and we measure what a listener
+//! hears: gaps after the first sample, the pitch per 0.5 s window, and whether every gap that
+//! happened is in the stats. Idle, with static payload type 10 (44.1 kHz), and under a CPU hog
+//! on both cores (`stress-ng`).
+
+mod common;
+
+use common::*;
+use std::process::{Child, Command, Stdio};
+use tributary_engine::wire::rtp::RtpFormat;
+use tributary_engine::EngineStats;
+
+#[path = "../benches/common/hearing.rs"]
+mod hearing;
+
+use hearing::{quantile_abs, Heard};
+
+/// Samples at 48 kHz (the sink's rate) of the left channel.
+const RATE: f64 = 48_000.0;
+
+fn hear(left: &[f64], freq: f64) -> Heard {
+    hearing::hear(left, RATE, freq, 5.0)
+}
+
+/// ffmpeg sending a `freq` Hz tone for `seconds` as L16 stereo at `rate`, paced by `-re`.
+fn ffmpeg_tone(port: u16, freq: f64, rate: u32, seconds: f64) -> Child {
+    Command::new("ffmpeg")
+        .args([
+            "-hide_banner",
+            "-loglevel",
+            "error",
+            "-re",
+            "-f",
+            "lavfi",
+            "-i",
+        ])
+        .arg(format!(
+            "sine=frequency={freq}:sample_rate={rate}:duration={seconds}"
+        ))
+        .args(["-ac", "2", "-c:a", "pcm_s16be", "-f", "rtp"])
+        .arg(format!("rtp://127.0.0.1:{port}"))
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("ffmpeg runs (Debian: ffmpeg)")
+}
+
+/// Plays what ffmpeg sends to an RTP source set to `configured` into a Scream sink; returns
+/// the sink's left channel and the engine's stats at the end.
+fn play_ffmpeg(configured: RtpFormat, rate: u32, seconds: f64) -> (Vec<f64>, EngineStats) {
+    let mut engine = engine();
+    let (rx, out_port) = receiver();
+    let rtp_port = free_udp_port();
+    let rtp_in = path("ffmpeg", None, Some(rtp_source(rtp_port, configured)));
+    play(
+        &mut engine,
+        vec![scream_sink("out", out_port, vec![rtp_in])],
+    );
+    let mut child = ffmpeg_tone(rtp_port, 1000.0, rate, seconds);
+    let packets = collect(&rx, seconds + 1.5);
+    let _ = child.kill();
+    let _ = child.wait();
+    let stats = engine.stats();
+    engine.stop();
+    (left_channel(&packets, None), stats)
+}
+
+/// Every gap a listener heard is in the stats: sink silence and concealment add up to what was
+/// heard, to within a few ms per gap (fades at its edges).
+fn assert_gaps_counted(heard: &Heard, stats: &EngineStats) {
+    let sink = &stats.sinks[0];
+    let heard_ms: f64 = heard.gaps.iter().map(|g| g.1).sum();
+    let counted_ms = sink.silence_ms + sink.concealed_ms;
+    let slack = 3.0 * heard.gaps.len() as f64 + 3.0;
+    assert!(
+        heard.gaps.is_empty() || counted_ms > 0.0,
+        "gaps {:?} but the stats count none: {sink:?}",
+        heard.gaps
+    );
+    assert!(
+        counted_ms <= heard_ms + slack + 10.0 * (sink.underruns + sink.concealed) as f64,
+        "counted {counted_ms} ms, heard {heard_ms} ms: {sink:?}"
+    );
+    if !heard.gaps.is_empty() {
+        assert!(
+            counted_ms + slack >= heard_ms,
+            "heard {heard_ms} ms of gaps {:?}, counted {counted_ms}: {sink:?}",
+            heard.gaps
+        );
+    }
+}
+
+fn report(name: &str, h: &Heard, stats: &EngineStats) {
+    let src = &stats.sources[0];
+    eprintln!(
+        "FIDELITY {name}: {:.1} s heard, gaps {} ({:.1} ms, at {:.2?}), pitch p50 {:.1} p99 {:.1} max {:.1} ppm over {} windows, correction {:.1} ppm, buffer {:.1} ms, underruns {}, silence {:.1} ms, concealed {} ({:.1} ms), skips {}, late {}",
+        h.seconds,
+        h.gaps.len(),
+        h.gaps.iter().map(|g| g.1).sum::<f64>(),
+        h.gaps,
+        quantile_abs(&h.pitch_ppm, 0.5),
+        quantile_abs(&h.pitch_ppm, 0.99),
+        quantile_abs(&h.pitch_ppm, 1.0),
+        h.pitch_ppm.len(),
+        src.correction_ppm,
+        src.buffer_ms,
+        src.underruns,
+        src.silence_ms,
+        src.concealed,
+        src.concealed_ms,
+        src.skips,
+        src.late
+    );
+}
+
+#[test]
+fn ffmpeg_re_plays_without_a_gap_at_true_pitch() {
+    let _serial = serial();
+    // ffmpeg is not a real-time process: on a machine busy with other work it can stall longer
+    // than any buffer, right at the start too. Every gap must be counted in every attempt; one
+    // attempt in three must start without a gap and hold the pitch (on an idle machine the
+    // first does; before issue 12 none did: a 19-54 ms gap at the start, 1,000 ppm off).
+    let mut attempts = Vec::new();
+    for attempt in 1..=3 {
+        let (left, stats) = play_ffmpeg(RtpFormat::DEFAULT, 48_000, 9.0);
+        let h = hear(&left, 1000.0);
+        report(
+            &format!("ffmpeg -re 48k idle, attempt {attempt}"),
+            &h,
+            &stats,
+        );
+        assert!(h.seconds > 8.0, "{} s of tone", h.seconds);
+        assert_gaps_counted(&h, &stats);
+        assert_eq!(stats.sources[0].format_problem, None);
+        let clean_start = h.gaps.iter().all(|g| g.0 > 0.5);
+        let p50 = quantile_abs(&h.pitch_ppm, 0.5);
+        // 20 ppm in the reader's simulations; 50 here, where other work on the machine makes
+        // ffmpeg stall and the buffer re-centre.
+        if clean_start && h.pitch_ppm.len() >= 5 && p50 <= 50.0 {
+            return;
+        }
+        attempts.push((h.gaps, h.pitch_ppm));
+    }
+    panic!("no attempt started without a gap at true pitch (gaps, pitch ppm): {attempts:?}");
+}
+
+#[test]
+fn static_payload_type_10_sets_44k1_whatever_the_source_is_set_to() {
+    let _serial = serial();
+    // The source says 48 kHz; ffmpeg sends L16 stereo at 44.1 kHz, which is payload type 10.
+    let (left, stats) = play_ffmpeg(RtpFormat::DEFAULT, 44_100, 7.0);
+    let h = hear(&left, 1000.0);
+    report("ffmpeg PT 10 44.1k", &h, &stats);
+    let src = &stats.sources[0];
+    assert_eq!(src.format.as_deref(), Some("rtp L16 44100 Hz 2 ch"));
+    let problem = src.format_problem.as_deref().unwrap_or_default();
+    assert!(problem.contains("payload type 10"), "{src:?}");
+    // Every gap-free half second from the start: within 1 Hz (1088 Hz if played as 48 kHz).
+    let windows = hearing::hear(&left, RATE, 1000.0, 0.0).pitch_ppm;
+    assert!(windows.len() >= 4, "{h:?}");
+    assert!(
+        quantile_abs(&windows, 0.5) < 1000.0,
+        "{windows:?} ppm off 1000 Hz"
+    );
+    assert_gaps_counted(&h, &stats);
+}
+
+#[test]
+fn under_a_cpu_hog_every_gap_is_counted_and_pitch_holds() {
+    let _serial = serial();
+    let hog = Command::new("stress-ng")
+        .args(["--cpu", "2", "--timeout", "14s", "--quiet"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    let Ok(mut hog) = hog else {
+        skip_for_environment(
+            "under_a_cpu_hog_every_gap_is_counted_and_pitch_holds",
+            "stress-ng is missing (Debian: stress-ng)",
+        );
+        return;
+    };
+    let (left, stats) = play_ffmpeg(RtpFormat::DEFAULT, 48_000, 10.0);
+    let _ = hog.kill();
+    let _ = hog.wait();
+    let h = hear(&left, 1000.0);
+    report("ffmpeg -re 48k under stress-ng --cpu 2", &h, &stats);
+    assert!(h.seconds > 5.0, "{} s of tone", h.seconds);
+    assert_gaps_counted(&h, &stats);
+    if h.pitch_ppm.len() >= 3 {
+        let p99 = quantile_abs(&h.pitch_ppm, 0.99);
+        assert!(p99 <= 100.0, "pitch {:?} ppm", h.pitch_ppm);
+    }
+}

@@ -1,0 +1,270 @@
+//! PulseAudio interop, both directions, in a network namespace of the test's own (PulseAudio
+//! sends SAP to port 9875 and listens on 224.0.0.56:9875, fixed ports other tests must not
+//! see): `module-rtp-send` at 44.1 kHz (static payload type 10) into an RTP source set to
+//! 48 kHz, and an RTP sink at 44.1 kHz (payload type 10 by default) into `module-rtp-recv`,
+//! announced by hand with SAP, recorded from the null sink's monitor with `parec`.
+//!
+//! Each test re-runs itself under `unshare -n` (root only); the run inside does the work.
+
+mod common;
+#[path = "../benches/common/hearing.rs"]
+mod hearing;
+
+use common::*;
+use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tributary_engine::wire::rtp::RtpFormat;
+use tributary_engine::SinkProtocol;
+
+const INSIDE: &str = "TRIBUTARY_TEST_NETNS";
+
+/// Runs `test` again in a new network namespace; returns true when this is the run inside.
+fn inside_namespace(test: &str) -> bool {
+    if std::env::var_os(INSIDE).is_some() {
+        for args in [
+            &["link", "set", "lo", "up"][..],
+            &["link", "set", "lo", "multicast", "on"],
+            &["route", "add", "224.0.0.0/4", "dev", "lo"],
+        ] {
+            let ok = Command::new("ip")
+                .args(args)
+                .status()
+                .is_ok_and(|s| s.success());
+            assert!(ok, "ip {args:?} in the namespace");
+        }
+        return true;
+    }
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+    let have = |tool: &str| {
+        Command::new("sh")
+            .args(["-c", &format!("command -v {tool}")])
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !root || !have("pulseaudio") || !have("parec") || !have("unshare") {
+        skip_for_environment(
+            test,
+            "needs root, unshare and PulseAudio (Debian: pulseaudio, pulseaudio-utils)",
+        );
+        return false;
+    }
+    let exe = std::env::current_exe().unwrap();
+    let status = Command::new("unshare")
+        .arg("-n")
+        .arg(exe)
+        .args(["--exact", test, "--nocapture", "--test-threads=1"])
+        .env(INSIDE, "1")
+        .status()
+        .expect("unshare runs");
+    assert!(status.success(), "{test} failed inside its namespace");
+    false
+}
+
+/// A PulseAudio daemon of the test's own, loading `modules` after a native socket.
+struct Pulse {
+    child: Child,
+    dir: PathBuf,
+}
+
+impl Pulse {
+    fn start(name: &str, modules: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("trib-pa-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let socket = dir.join("native");
+        let script = format!(
+            "load-module module-native-protocol-unix auth-anonymous=1 socket={}\n{modules}\n",
+            socket.display()
+        );
+        std::fs::write(dir.join("pa.pa"), script).unwrap();
+        let child = Command::new("pulseaudio")
+            .args(["-n", "-F"])
+            .arg(dir.join("pa.pa"))
+            .args([
+                "--exit-idle-time=-1",
+                "--disallow-exit",
+                "--system=false",
+                "--daemonize=no",
+                "--log-level=error",
+            ])
+            .env("HOME", &dir)
+            .env("XDG_RUNTIME_DIR", &dir)
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("pulseaudio runs");
+        let until = Instant::now() + Duration::from_secs(10);
+        while !socket.exists() {
+            assert!(Instant::now() < until, "PulseAudio did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        Pulse { child, dir }
+    }
+
+    fn server(&self) -> String {
+        format!("unix:{}", self.dir.join("native").display())
+    }
+}
+
+impl Drop for Pulse {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// (gaps over 2 ms between first and last sound in ms, the median frequency of the gap-free
+/// half seconds, the RMS) of a channel playing about `freq` Hz.
+fn listen(x: &[f64], rate: f64, freq: f64) -> (Vec<f64>, f64, f64) {
+    let h = hearing::hear(x, rate, freq, 0.0);
+    let mut ppm = h.pitch_ppm.clone();
+    ppm.sort_by(f64::total_cmp);
+    let median = ppm
+        .get(ppm.len() / 2)
+        .map_or(0.0, |p| freq * (1.0 + p * 1e-6));
+    let (_, rms) = tone(sounding(x), rate);
+    (h.gaps.iter().map(|g| g.1).collect(), median, rms)
+}
+
+#[test]
+fn pulseaudio_rtp_send_at_44k1_plays_through_a_48k_source() {
+    if !inside_namespace("pulseaudio_rtp_send_at_44k1_plays_through_a_48k_source") {
+        return;
+    }
+    let rtp_port = free_udp_port();
+    let _pa = Pulse::start(
+        "send",
+        &format!(
+            "load-module module-null-sink sink_name=gen rate=44100\n\
+             load-module module-sine sink=gen frequency=1000\n\
+             load-module module-rtp-send source=gen.monitor destination_ip=127.0.0.1 port={rtp_port} mtu=1164"
+        ),
+    );
+    let mut engine = engine();
+    let (rx, out_port) = receiver();
+    let pa_in = path(
+        "pulse",
+        None,
+        Some(rtp_source(rtp_port, RtpFormat::DEFAULT)),
+    );
+    play(&mut engine, vec![scream_sink("out", out_port, vec![pa_in])]);
+    let packets = collect(&rx, 6.0);
+    let stats = engine.stats();
+    engine.stop();
+    let left = left_channel(&packets, None);
+    let (gaps, f, rms) = listen(&left, 48_000.0, 1000.0);
+    let src = &stats.sources[0];
+    eprintln!(
+        "PULSE module-rtp-send -> tributary: {f:.2} Hz, rms {rms:.3}, gaps {gaps:?}, {} s, silence {} ms, correction {:.1} ppm, {src:?}",
+        sounding(&left).len() as f64 / 48_000.0,
+        stats.sinks[0].silence_ms,
+        src.correction_ppm
+    );
+    assert_eq!(src.format.as_deref(), Some("rtp L16 44100 Hz 2 ch"));
+    assert!(
+        src.format_problem
+            .as_deref()
+            .is_some_and(|p| p.contains("payload type 10")),
+        "{src:?}"
+    );
+    assert!(
+        (f - 1000.0).abs() < 1.0,
+        "{f} Hz (1088 Hz if played as 48 kHz)"
+    );
+    assert!(rms > 0.01, "rms {rms}");
+    let heard: f64 = gaps.iter().sum();
+    let counted = stats.sinks[0].silence_ms + stats.sinks[0].concealed_ms;
+    assert!(
+        (heard - counted).abs() <= 3.0 * gaps.len() as f64 + 3.0,
+        "heard gaps {gaps:?}, counted {counted} ms"
+    );
+}
+
+/// A SAP announcement (RFC 2974) of an L16 44.1 kHz stereo stream on 127.0.0.1:`port`.
+fn sap_announcement(port: u16) -> Vec<u8> {
+    let sdp = format!(
+        "v=0\no=- 4242 0 IN IP4 127.0.0.1\ns=Tributary test sink\nc=IN IP4 127.0.0.1\nt=0 0\n\
+         a=recvonly\nm=audio {port} RTP/AVP 10\na=rtpmap:10 L16/44100/2\n"
+    );
+    let mut p = vec![0x20, 0, 0x42, 0x42, 127, 0, 0, 1];
+    p.extend_from_slice(b"application/sdp\0");
+    p.extend_from_slice(sdp.as_bytes());
+    p
+}
+
+/// Records `seconds` of the null sink `sink`'s monitor at 44.1 kHz into `file`.
+fn parec(pa: &Pulse, sink: &str, file: &Path) -> Child {
+    Command::new("parec")
+        .args(["--server", &pa.server(), "-d", &format!("{sink}.monitor")])
+        .args(["--raw", "--format=s16le", "--rate=44100", "--channels=2"])
+        .arg(file)
+        .env("HOME", &pa.dir)
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("parec runs")
+}
+
+#[test]
+fn an_rtp_sink_at_44k1_plays_in_pulseaudio_rtp_recv() {
+    if !inside_namespace("an_rtp_sink_at_44k1_plays_in_pulseaudio_rtp_recv") {
+        return;
+    }
+    let pa = Pulse::start(
+        "recv",
+        "load-module module-null-sink sink_name=out rate=44100\n\
+         load-module module-rtp-recv sink=out sap_address=224.0.0.56",
+    );
+    let mut engine = engine();
+    let rtp_port = free_udp_port();
+    let rtp_out = sink(
+        "to-pulse",
+        rtp_port,
+        SinkProtocol::Rtp,
+        44_100,
+        16,
+        vec![local_pc()],
+    );
+    let to = play(&mut engine, vec![rtp_out]);
+    let sap = UdpSocket::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
+    let group = SocketAddr::from((Ipv4Addr::new(224, 0, 0, 56), 9875));
+    let announcement = sap_announcement(rtp_port);
+    let file = pa.dir.join("recorded.raw");
+    let mut rec = parec(&pa, "out", &file);
+    let sender =
+        std::thread::spawn(move || send_scream_tone(to, 7.0, [(1000.0, 0.25), (500.0, 0.25)]));
+    for _ in 0..7 {
+        sap.send_to(&announcement, group).unwrap();
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    sender.join().unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    let _ = rec.kill();
+    let _ = rec.wait();
+    let stats = engine.stats();
+    engine.stop();
+    let bytes = std::fs::read(&file).unwrap_or_default();
+    let [left, right] = split_s16(&bytes, false);
+    let (gaps, fl, rms) = listen(&left, 44_100.0, 1000.0);
+    let (_, fr, _) = listen(&right, 44_100.0, 500.0);
+    eprintln!(
+        "PULSE tributary -> module-rtp-recv: {fl:.2} / {fr:.2} Hz, rms {rms:.3}, gaps {gaps:?}, {:.1} s of sound, sink {:?}",
+        sounding(&left).len() as f64 / 44_100.0,
+        stats.sinks[0]
+    );
+    assert!(
+        sounding(&left).len() as f64 > 44_100.0 * 3.0,
+        "PulseAudio played no tone"
+    );
+    assert!(
+        (fl - 1000.0).abs() < 5.0 && (fr - 500.0).abs() < 5.0,
+        "{fl} / {fr} Hz"
+    );
+    assert!(rms > 0.05, "rms {rms}");
+}
