@@ -18,6 +18,11 @@ const benches = [
     what: 'audio engine end to end on loopback: latency, send cadence vs GStreamer, CPU',
   },
   {
+    name: 'streams',
+    script: 'bench-streams.mjs',
+    what: 'MP3 encoder vs the lame CLI and ffmpeg libmp3lame, Opus vs ffmpeg libopus; 1 vs 50 stream listeners, time to first byte',
+  },
+  {
     name: 'fidelity',
     script: 'bench-fidelity.mjs',
     what: 'real senders (ffmpeg -re, GStreamer) idle and under load: pitch, gaps, latency vs GStreamer rtpjitterbuffer',

@@ -32,6 +32,7 @@ function sink(name: string, members: string[] = [], volume = 1): Sink {
     time_sync: false,
     time_sync_delay: 0,
     payload_type: null,
+    mp3: { bitrate: 320, max_listeners: 32 },
     auto_added: null,
     equalizer: flat(),
   };

@@ -24,6 +24,8 @@ import discovery from './services/discovery/index.js';
 import engine, { type EngineClass } from './services/engine/index.js';
 import type { DiscoverySettings } from './settings/discovery.js';
 import type { EngineSettings } from './settings/engine.js';
+import streams from './streams/index.js';
+import mp3Routes from './streams/mp3-routes.js';
 
 export interface AppOptions {
   /** config.yaml (sinks, sources, routes). */
@@ -98,11 +100,13 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
         ...(options.engineBinding ? { binding: options.engineBinding } : {}),
       }),
     (f: FastifyInstance) => f.register(discovery, { settings: options.discovery ?? null }),
+    (f: FastifyInstance) => f.register(streams),
   ];
   for (const register of services) await register(fastify);
 
   // Routes: one encapsulated plugin per folder of src/routes/.
   await fastify.register(statsRoutes);
+  await fastify.register(mp3Routes);
   await fastify.register(systemRoutes);
   await fastify.register(discoveryRoutes);
   await fastify.register(sinkRoutes, { prefix: '/sinks' });

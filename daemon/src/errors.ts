@@ -155,3 +155,17 @@ export const InternalError = createError<'TRIBUTARY_INTERNAL', 500, []>(
 
 /** Every status code an API route may answer with besides success, for the response schemas. */
 export const ERROR_STATUS_CODES = [400, 401, 403, 404, 405, 409, 426, 500, 502, 503] as const;
+
+/** 404: no real sink has that address (groups have none). Args: ip. */
+export const NoStreamError = createError<'TRIBUTARY_NOT_FOUND', 404, [string]>(
+  'TRIBUTARY_NOT_FOUND',
+  "No sink with ip '%s' to stream (streams exist for real, enabled sinks with an ip)",
+  404,
+);
+
+/** 503: the stream cannot take a listener (full, or the engine is off). Args: why. */
+export const StreamUnavailableError = createError<'TRIBUTARY_STREAM_UNAVAILABLE', 503, [string]>(
+  'TRIBUTARY_STREAM_UNAVAILABLE',
+  '%s',
+  503,
+);

@@ -83,6 +83,12 @@ export declare class Engine {
    * configuration the engine cannot play is refused instead of saved.
    */
   static check(state: EngineState): string | null
+  /**
+   * Starts the MP3 stream of the playing sink `sinkId` (its config_id) at `kbps` (32 to
+   * 320, MPEG-1 Layer III rates but 56). Throws for an unknown sink, another bit rate, or a
+   * sink that already has a stream (one per sink: share its frames).
+   */
+  listenMp3(sinkId: string, kbps: number, onFrames: (frames: Buffer) => void): Mp3Stream
 }
 
 /**
@@ -98,6 +104,14 @@ export declare class Mixer {
   mix(inputs: Array<Buffer | Uint8Array | Int16Array | Int32Array>, gains?: number[] | undefined | null): Buffer
   /** The mixer's format, normalised. */
   get format(): string
+}
+
+/** An open MP3 stream: `close()` stops its encoder thread and frees the sink's tap. */
+export declare class Mp3Stream {
+  stats(): Mp3StreamStats
+  /** Stops the encoder (frames not yet delivered are dropped). Closing twice does nothing. */
+  close(): void
+  get open(): boolean
 }
 
 /**
@@ -522,6 +536,21 @@ export interface MixerOptions {
   dither?: boolean
 }
 
+/** What an MP3 stream's encoder did so far. */
+export interface Mp3StreamStats {
+  frames: number
+  bytes: number
+  /** CPU time of the encoder thread, seconds. */
+  cpu_s: number
+  /** Seconds of silence encoded while the sink did not render (engine restarting). */
+  filled_s: number
+  encode_errors: number
+  /** Renders the tap dropped because the encoder fell behind. */
+  overruns: number
+  /** The MP3 sample rate. */
+  sample_rate: number
+}
+
 /** Parses a stream format; throws with the rule that failed. */
 export declare function parseFormat(text: string): FormatInfo
 
@@ -601,6 +630,13 @@ export interface SdpSession {
 
 /** How a sink receives audio. */
 export type SinkProtocol = 'scream' | 'rtp' | 'tcp'
+
+/**
+ * Bytes the kernel still holds for the TCP socket `fd` (sent but unacknowledged, or unsent),
+ * or null if `fd` is not a TCP socket. With the response's own queue, how far behind an HTTP
+ * listener is.
+ */
+export declare function tcpSendQueue(fd: number): number | null
 
 /** What an unknown sender sends. */
 export type UnknownSenderKind = 'scream' | 'scream-tagged' | 'rtp'

@@ -156,6 +156,7 @@ function stats(
       },
     ],
     unknown_senders: [],
+    streams: [],
     discovery: DISCOVERY_OFF,
     ...extra,
   };

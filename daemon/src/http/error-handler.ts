@@ -12,7 +12,11 @@ import { AllowedMethods } from './allowed-methods.js';
 import { errorBody } from './error-body.js';
 
 /** Our own 5xx errors say something useful; anything else 5xx is hidden behind TRIBUTARY_INTERNAL. */
-const PUBLIC_5XX = new Set(['TRIBUTARY_MEDIA_COMMAND_FAILED', 'TRIBUTARY_SAVE_FAILED']);
+const PUBLIC_5XX = new Set([
+  'TRIBUTARY_MEDIA_COMMAND_FAILED',
+  'TRIBUTARY_SAVE_FAILED',
+  'TRIBUTARY_STREAM_UNAVAILABLE',
+]);
 
 /**
  * One error handler for the whole API: schema failures become 400 with every problem (field,

@@ -21,6 +21,7 @@ import {
 import { SINK_PROTOCOLS } from './constants.js';
 import { AutoAdded } from './discovery.js';
 import { entitySchemas } from './entity.js';
+import { MP3_DEFAULTS, Mp3Settings } from './mp3.js';
 
 export { SINK_PROTOCOLS };
 
@@ -93,6 +94,7 @@ const fields = {
     examples: [null],
   }),
   auto_added: AutoAdded,
+  mp3: Mp3Settings,
 };
 
 export const SINK_DEFAULTS = {
@@ -113,6 +115,7 @@ export const SINK_DEFAULTS = {
   time_sync_delay: 0,
   payload_type: null,
   auto_added: null,
+  mp3: MP3_DEFAULTS,
 } as const;
 
 const example = {

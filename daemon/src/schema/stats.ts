@@ -2,6 +2,7 @@
 // engine reports itself has the types of its own objects (native/napi/index.d.ts): a test
 // (test/engine/contract.test.ts) fails when they drift apart.
 import { type Static, Type } from '@sinclair/typebox';
+import { StreamStats } from '../streams/schema.js';
 import { DiscoveryStatus } from './discovery-status.js';
 
 const count = (description: string) => Type.Number({ minimum: 0, description });
@@ -196,6 +197,9 @@ export const StatsMessage = Type.Object(
       description: 'Senders heard that no source matches, most recent first (add them as sources).',
     }),
     discovery: Type.Ref(DiscoveryStatus),
+    streams: Type.Array(StreamStats, {
+      description: 'MP3 streams of sinks (GET /stream/{ip}/) that had a listener.',
+    }),
   },
   { title: 'StatsMessage', additionalProperties: false },
 );

@@ -28,6 +28,7 @@ export const sink = (name: string, extra: Partial<Sink> = {}): Sink => ({
   time_sync: false,
   time_sync_delay: 0,
   payload_type: null,
+  mp3: { bitrate: 320, max_listeners: 32 },
   auto_added: null,
   ...extra,
 });

@@ -20,4 +20,5 @@ mod engine_health;
 mod engine_options;
 mod engine_state;
 mod engine_stats;
+mod engine_streams;
 mod sdp;

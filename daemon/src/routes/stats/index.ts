@@ -10,7 +10,11 @@ export const STATS_INTERVAL_MS = 1000;
 const statsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const engine = fastify.engine;
   // The discovery service registers after the engine; looked up when a message is made.
-  const stats = () => ({ ...engine.stats(), discovery: fastify.discovery.status() });
+  const stats = () => ({
+    ...engine.stats(),
+    discovery: fastify.discovery.status(),
+    streams: fastify.streams.stats(),
+  });
 
   fastify.get(
     '/api/stats',

@@ -2,7 +2,7 @@
 // desired state as it is) on every configuration change, reports statistics (the engine's own
 // objects: schema/stats.ts is checked against their types), watches the engine's supervisor
 // (faults, restarts, quarantines: logged as they happen), and stops the engine with the app.
-import { Engine, type EngineHealth } from '@tributary/native';
+import { Engine, type EngineHealth, type Mp3Stream } from '@tributary/native';
 import type { ConfigSnapshot } from '../../config/store.js';
 import type { StatsMessage } from '../../schema/stats.js';
 import type { EngineSettings } from '../../settings/engine.js';
@@ -119,7 +119,7 @@ export class EngineService {
   }
 
   /** Everything GET /api/stats and /ws/stats report. */
-  stats(): Omit<StatsMessage, 'discovery'> {
+  stats(): Omit<StatsMessage, 'discovery' | 'streams'> {
     const engine = this.#engine;
     const s = engine?.running ? engine.stats() : null;
     if (s) {
@@ -178,6 +178,14 @@ export class EngineService {
       | (Engine & { injectFault?: (kind: string, id?: string, times?: number) => boolean })
       | null;
     return engine?.injectFault?.(kind, sourceId, times) ?? false;
+  }
+
+  /**
+   * Starts the MP3 encoder of a playing sink (see `Engine.listenMp3`); null when the engine is
+   * off or stopped. Throws what the engine says (unknown sink, bit rate, already streaming).
+   */
+  listenMp3(sinkId: string, kbps: number, onFrames: (frames: Buffer) => void): Mp3Stream | null {
+    return this.#engine?.running ? this.#engine.listenMp3(sinkId, kbps, onFrames) : null;
   }
 
   /** Stops the engine's threads and frees its ports. */

@@ -10,6 +10,7 @@ use crate::runtime::net::{self, Datagram, Receiver};
 use crate::runtime::plan::{Planner, Retired};
 use crate::runtime::stats::{BoundPorts, EngineCounters, EngineStats, SinkStats, SourceStats};
 use crate::runtime::worker::{engine_thread, Command, Worker};
+use crate::sink::SinkCounters;
 use crate::source::counters::unpack_format;
 use crate::source::slot::describe_mismatch;
 use crate::source::unknown::{self, Unknown, UnknownSender};
@@ -218,6 +219,11 @@ impl Control {
     }
 
     /// A snapshot of every counter.
+    /// The counters (and listening tap) of the applied sink `id`.
+    pub fn sink_counters(&self, id: &str) -> Option<Arc<SinkCounters>> {
+        self.planner.sink_counter(id)
+    }
+
     pub fn stats(&self) -> EngineStats {
         self.free_retired();
         let sources = self

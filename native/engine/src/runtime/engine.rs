@@ -13,6 +13,7 @@ use crate::runtime::stats::{BoundPorts, EngineStats};
 use crate::runtime::supervisor::{lock, supervise, Inner};
 #[cfg(feature = "fault-injection")]
 use crate::runtime::worker::Command;
+use crate::sink::listen::mp3::{Deliver, Mp3Stream};
 use crate::source::unknown::UnknownSender;
 use std::io;
 use std::sync::mpsc::{self, Sender};
@@ -68,6 +69,30 @@ impl Engine {
     /// A snapshot of every counter.
     pub fn stats(&self) -> EngineStats {
         lock(&self.inner).control.stats()
+    }
+
+    /// Starts an MP3 stream of the applied sink `id` (see [`Mp3Stream`]): `deliver` receives
+    /// whole frames on the encoder's thread. Fails for an unknown sink, a bit rate MP3 does not
+    /// have, or a sink that already has a stream.
+    pub fn listen_mp3(
+        &self,
+        id: &str,
+        bitrate_kbps: u32,
+        deliver: Deliver,
+    ) -> Result<Mp3Stream, ConfigError> {
+        let inner = lock(&self.inner);
+        let counters = inner
+            .control
+            .sink_counters(id)
+            .ok_or_else(|| ConfigError(format!("no sink {id} is playing")))?;
+        let rate = inner
+            .desired
+            .sinks
+            .iter()
+            .find(|s| s.id == id)
+            .map_or(48_000, |s| s.sample_rate);
+        drop(inner);
+        Mp3Stream::start(counters, rate, bitrate_kbps, deliver).map_err(|e| ConfigError(e.0))
     }
 
     /// The ports actually bound.

@@ -392,7 +392,7 @@ impl Planner {
             .map_err(|e| ConfigError(format!("path {} -> {}: {e}", p.source_name, sink.name)))
     }
 
-    fn sink_counter(&self, id: &str) -> Option<Arc<SinkCounters>> {
+    pub fn sink_counter(&self, id: &str) -> Option<Arc<SinkCounters>> {
         self.applied
             .sink_counters
             .iter()

@@ -1,6 +1,7 @@
 //! What a sink publishes: counters the engine thread stores with relaxed atomics and any
 //! thread reads.
 
+use crate::sink::listen::ListenTap;
 use std::sync::atomic::AtomicU64;
 
 /// What a sink publishes (the engine thread stores, any thread reads).
@@ -19,4 +20,7 @@ pub struct SinkCounters {
     pub queue_bytes: AtomicU64,
     /// Largest lateness of a send against its deadline, microseconds, since the last read.
     pub max_late_us: AtomicU64,
+    /// The tap listening outputs read the mix from (kept with the counters, so a stream
+    /// survives the sink being rebuilt).
+    pub listen: ListenTap,
 }

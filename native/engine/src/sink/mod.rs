@@ -3,9 +3,11 @@
 //! transport ([`output`]: Scream, RTP or TCP), whether or not sources send (silence then).
 //!
 //! - [`tick`]: when packets are due; [`mix`]: the sum and the limiter;
-//! - [`output`]: one module per transport behind one type.
+//! - [`output`]: one module per transport behind one type;
+//! - [`listen`]: a tap on the mix for listening outputs (MP3 over HTTP), encoded off this thread.
 
 pub mod counters;
+pub mod listen;
 pub mod mix;
 pub mod output;
 pub mod tick;
@@ -14,7 +16,7 @@ use crate::desired::{ConfigError, SinkSpec};
 use crate::graph::path::Path;
 use crate::graph::tap::Tap;
 pub use crate::sink::counters::SinkCounters;
-use crate::sink::mix::Mix;
+use crate::sink::mix::{Mix, Mixed};
 use crate::sink::output::transport::SendContext;
 use crate::sink::output::Output;
 use crate::sink::tick::TickClock;
@@ -107,6 +109,10 @@ impl Sink {
                 frames,
                 &self.counters,
             );
+            match &mixed {
+                Mixed::Audio(buf) => self.counters.listen.push_audio(buf, self.spec.sample_rate),
+                Mixed::Silence(n) => self.counters.listen.push_silence(*n, self.spec.sample_rate),
+            }
             self.output.take(mixed);
         }
         let context = SendContext {

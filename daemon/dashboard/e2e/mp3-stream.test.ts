@@ -1,0 +1,41 @@
+// A sink's MP3 stream (GET /stream/{ip}/, issue 14) plays in Chromium's <audio> element from the
+// daemon over HTTPS: the element decodes it and its clock advances.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { type Running, start } from './harness/dashboard';
+
+let run: Running;
+before(async () => {
+  run = await start();
+  // Port 9 (discard): the sink's own packets go nowhere; the stream is what is listened to.
+  const res = await run.api('POST', '/sinks', { name: 'Desk', ip: '127.0.0.1', port: 9 });
+  assert.equal(res.status, 201);
+});
+after(() => run?.close());
+
+test('Chromium plays /stream/{ip}/ in <audio>: currentTime advances, no error', async () => {
+  const { page } = await run.open('/');
+  const played = await page.evaluate(async () => {
+    const audio = new Audio('/stream/127.0.0.1/');
+    audio.muted = true; // autoplay without a user gesture
+    await audio.play();
+    const start = audio.currentTime;
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const result = {
+      advanced: audio.currentTime - start,
+      error: audio.error?.message ?? null,
+      paused: audio.paused,
+    };
+    audio.pause();
+    audio.src = '';
+    return result;
+  });
+  assert.equal(played.error, null);
+  assert.equal(played.paused, false);
+  assert.ok(played.advanced > 1.5, `currentTime advanced ${played.advanced} s in 2.5 s`);
+  const stats = (await run.api('GET', '/api/stats')).body as {
+    streams: Array<{ sink: string; bytes_sent: number }>;
+  };
+  assert.equal(stats.streams[0]?.sink, 'Desk');
+  assert.ok((stats.streams[0]?.bytes_sent ?? 0) > 40_000);
+});

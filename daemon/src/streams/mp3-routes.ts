@@ -1,0 +1,73 @@
+// GET /stream/{ip}/ (and without the slash): the MP3 stream of the sink at that address.
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { NoStreamError, StreamUnavailableError } from '../errors.js';
+import { ErrorResponse } from '../schema/problem.js';
+import { HubFull } from './mp3-hub.js';
+
+const Params = Type.Object({
+  ip: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'The ip of a real sink (as configured).',
+    examples: ['192.168.1.50'],
+  }),
+});
+
+const error = (description: string) => Type.Ref(ErrorResponse, { description });
+
+const mp3Routes: FastifyPluginAsync = async (fastify) => {
+  const streams = fastify.streams;
+  fastify.get<{ Params: { ip: string } }>(
+    '/stream/:ip',
+    {
+      // A HEAD would start an encoder for nothing.
+      exposeHeadRoute: false,
+      schema: {
+        tags: ['Streams'],
+        operationId: 'getMp3Stream',
+        summary: 'MP3 stream of a sink',
+        description:
+          "A continuous MP3 stream (audio/mpeg, chunked, no-cache) of the sink's mix: constant " +
+          'bit rate (mp3.bitrate, default 320 kbit/s), stereo (the first two channels; mono on ' +
+          'both), at the sink rate (48 or 44.1 kHz above 48 kHz). Starts with the last second ' +
+          'of frames; silence while nothing plays. The trailing slash is optional. When ' +
+          'several sinks share the ip, the one with the lowest port.',
+        params: Params,
+        response: {
+          200: {
+            description: 'MPEG-1 Layer III frames, until the client disconnects.',
+            content: { 'audio/mpeg': { schema: Type.String({ format: 'binary' }) } },
+          },
+          401: error('API_TOKEN is set and the request did not carry it.'),
+          404: error('No real, enabled sink has that ip (groups have none).'),
+          500: error('Unexpected failure; details are in the daemon log.'),
+          503: error('The stream has mp3.max_listeners listeners, or the audio engine is off.'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const sink = streams.find(request.params.ip);
+      if (!sink) throw new NoStreamError(request.params.ip);
+      const hub = streams.hub(sink);
+      try {
+        hub.admit();
+      } catch (err) {
+        if (err instanceof HubFull) throw new StreamUnavailableError(err.message);
+        throw new StreamUnavailableError(`the stream cannot start: ${(err as Error).message}`);
+      }
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'audio/mpeg',
+        'cache-control': 'no-cache, no-store',
+        'x-content-type-options': 'nosniff',
+        'icy-name': encodeURIComponent(sink.name),
+        'icy-br': String(sink.mp3.bitrate),
+      });
+      hub.add(res);
+    },
+  );
+};
+
+export default mp3Routes;
