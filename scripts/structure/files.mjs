@@ -12,7 +12,15 @@ export const LONG_FILE_EXCEPTIONS = new Map();
 
 export const SOURCE_EXTENSIONS = /\.(rs|ts|tsx|mts|cts|js|mjs|cjs|jsx|c|h)$/;
 // .bench: the site's bench builds (ignored by git), output like the rest.
-export const SKIP_DIRS = new Set(['node_modules', 'target', 'dist', '.git', 'out', '.next', '.bench']);
+export const SKIP_DIRS = new Set([
+  'node_modules',
+  'target',
+  'dist',
+  '.git',
+  'out',
+  '.next',
+  '.bench',
+]);
 
 /** Every file under `dir` (skipping build output and dependencies), as absolute paths. */
 export function walk(dir) {
