@@ -83,6 +83,11 @@ export declare class Engine {
    * configuration the engine cannot play is refused instead of saved.
    */
   static check(state: EngineState): string | null
+  /**
+   * The levels of the sinks whose `config_id` is in `ids` (every sink when absent or
+   * empty). A sink starts being measured at its first read, so that read gives zeros.
+   */
+  levels(ids?: Array<string> | undefined | null): Array<EngineSinkLevels>
 }
 
 /**
@@ -309,6 +314,23 @@ export interface EngineSink {
   /** RTP payload type sent (0-127); absent or null: 96 for L16, 97 for L24. */
   payload_type?: number | null
   paths: Array<EnginePath>
+}
+
+/** One sink's levels, as sent. */
+export interface EngineSinkLevels {
+  config_id: string
+  name: string
+  channels: number
+  sample_rate: number
+  /** Meter windows (~33 ms each) measured so far; unchanged between two reads: nothing new. */
+  windows: number
+  /** Per channel, linear (1.0 is full scale), over the latest window. */
+  peak: Array<number>
+  rms: Array<number>
+  /** 64 levels in dBFS (-120 floor), log-spaced from 20 Hz to 20 kHz (or half the rate). */
+  spectrum: Array<number>
+  /** 256 points of the channels' average over the latest 2048 samples. */
+  wave: Array<number>
 }
 
 /** Per-sink statistics. */

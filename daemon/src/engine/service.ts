@@ -1,7 +1,12 @@
 // The engine service: starts the native audio engine, applies the solver's output on every
 // configuration change, reports statistics, watches the engine's supervisor (faults, restarts,
 // quarantines: logged as they happen), and stops the engine with the app.
-import { Engine, type EngineHealth, type EngineState } from '@tributary/native';
+import {
+  Engine,
+  type EngineHealth,
+  type EngineSinkLevels,
+  type EngineState,
+} from '@tributary/native';
 import type { ConfigSnapshot } from '../config/store.js';
 import { solve } from '../solver/solve.js';
 import type { SolverOutput } from '../solver/types.js';
@@ -220,6 +225,11 @@ export class EngineService {
         format: u.format ?? null,
       })),
     };
+  }
+
+  /** Levels of the sinks in `ids` (all when empty): reading them keeps them measured. */
+  levels(ids: string[]): EngineSinkLevels[] {
+    return this.#engine?.running ? this.#engine.levels(ids) : [];
   }
 
   #ports(engine: Engine): StatsMessage['engine']['ports'] {

@@ -33,5 +33,6 @@ pub use runtime::fault::Culprit;
 #[cfg(feature = "fault-injection")]
 pub use runtime::fault_injection::FaultInjection;
 pub use runtime::health::{EngineHealth, FaultReport, HealthState, QuarantineReport};
+pub use runtime::levels::SinkLevels;
 pub use runtime::stats::{BoundPorts, EngineStats, SinkStats, SourceStats};
 pub use source::unknown::UnknownSender;

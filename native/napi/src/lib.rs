@@ -17,3 +17,4 @@ mod engine;
 #[cfg(feature = "fault-injection")]
 mod engine_faults;
 mod engine_health;
+mod engine_levels;

@@ -9,6 +9,7 @@ use crate::runtime::fault::{self, Message};
 #[cfg(feature = "fault-injection")]
 use crate::runtime::fault_injection::FaultInjection;
 use crate::runtime::health::{EngineHealth, HealthState};
+use crate::runtime::levels::SinkLevels;
 use crate::runtime::stats::{BoundPorts, EngineStats};
 use crate::runtime::supervisor::{lock, supervise, Inner};
 #[cfg(feature = "fault-injection")]
@@ -68,6 +69,12 @@ impl Engine {
     /// A snapshot of every counter.
     pub fn stats(&self) -> EngineStats {
         lock(&self.inner).control.stats()
+    }
+
+    /// Peak, RMS, spectrum and waveform of the sinks in `ids` (all when empty), as sent. The
+    /// engine measures a sink only while its levels are read (for two seconds after a read).
+    pub fn levels(&self, ids: &[String]) -> Vec<SinkLevels> {
+        lock(&self.inner).control.levels(ids)
     }
 
     /// The ports actually bound.

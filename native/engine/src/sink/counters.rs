@@ -1,6 +1,7 @@
 //! What a sink publishes: counters the engine thread stores with relaxed atomics and any
 //! thread reads.
 
+use crate::sink::meter::LevelMeter;
 use std::sync::atomic::AtomicU64;
 
 /// What a sink publishes (the engine thread stores, any thread reads).
@@ -14,4 +15,6 @@ pub struct SinkCounters {
     pub queue_bytes: AtomicU64,
     /// Largest lateness of a send against its deadline, microseconds, since the last read.
     pub max_late_us: AtomicU64,
+    /// Levels of what is sent, measured while someone reads them.
+    pub meter: LevelMeter,
 }

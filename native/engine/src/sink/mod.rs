@@ -6,6 +6,7 @@
 //! - [`output`]: one module per transport behind one type.
 
 pub mod counters;
+pub mod meter;
 pub mod mix;
 pub mod output;
 pub mod tick;
@@ -14,7 +15,8 @@ use crate::desired::{ConfigError, SinkSpec};
 use crate::graph::path::Path;
 use crate::graph::tap::Tap;
 pub use crate::sink::counters::SinkCounters;
-use crate::sink::mix::Mix;
+use crate::sink::meter::MeterWindow;
+use crate::sink::mix::{Mix, Mixed};
 use crate::sink::output::transport::SendContext;
 use crate::sink::output::Output;
 use crate::sink::tick::TickClock;
@@ -32,6 +34,7 @@ pub struct Sink {
     pub counters: Arc<SinkCounters>,
     clock: TickClock,
     mix: Mix,
+    meter: MeterWindow,
     output: Output,
 }
 
@@ -52,6 +55,7 @@ impl Sink {
             counters: Arc::new(SinkCounters::default()),
             clock: TickClock::new(start, output.period()),
             mix,
+            meter: MeterWindow::new(spec.layout.channels(), spec.sample_rate),
             output,
         })
     }
@@ -107,6 +111,13 @@ impl Sink {
                 frames,
                 &self.counters,
             );
+            match &mixed {
+                Mixed::Audio(audio) => {
+                    let n = frames.min(audio.frames());
+                    self.meter.observe(Some(audio), n, &self.counters.meter);
+                }
+                Mixed::Silence(n) => self.meter.observe(None, *n, &self.counters.meter),
+            }
             self.output.take(mixed);
         }
         let context = SendContext {
