@@ -13,6 +13,7 @@ import dashboard from './plugins/dashboard.js';
 import errorHandler from './plugins/error-handler.js';
 import discoveryRoutes from './routes/discovery/index.js';
 import equalizerRoutes from './routes/equalizers/index.js';
+import eqResponseRoutes from './routes/equalizers/response.js';
 import levelRoutes from './routes/levels/index.js';
 import routeRoutes from './routes/routes/index.js';
 import sinkRoutes from './routes/sinks/index.js';
@@ -102,6 +103,7 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
   await fastify.register(equalizerRoutes, { prefix: '/equalizers' });
   await fastify.register(favoriteRoutes);
   await fastify.register(levelRoutes);
+  await fastify.register(eqResponseRoutes);
   await fastify.register(networkRoutes, { engineBind: options.engine?.bind ?? null });
   await fastify.register(dashboard, {
     ...(options.dashboardDirectory ? { directory: options.dashboardDirectory } : {}),

@@ -14,7 +14,11 @@ let screamPort: number;
 before(async () => {
   run = await start();
   sinks = await receivers(1);
-  await run.api('POST', '/sinks', { name: 'Kitchen', ip: '127.0.0.1', port: sinks[0]!.address().port });
+  await run.api('POST', '/sinks', {
+    name: 'Kitchen',
+    ip: '127.0.0.1',
+    port: sinks[0]!.address().port,
+  });
   await run.api('POST', '/sources', { name: 'PC', ip: '127.0.0.1' });
   await run.api('POST', '/routes', { name: 'PC to Kitchen', source: 'PC', sink: 'Kitchen' });
   const stats = await run.api('GET', '/api/stats');
@@ -75,11 +79,17 @@ describe('levels', () => {
       const peak = Number(await meter.getAttribute('data-peak'));
       assert.ok(Math.abs(peak - 6000 / 32767) < 0.01, `peak ${peak}`);
       await until('the waveform moving', async () => (await drawnRows(page)) > 15);
-      await page.locator('.visualizer').getByText(/Kitchen: -14\.\d dB · -14\.\d dB/).waitFor();
+      await page
+        .locator('.visualizer')
+        .getByText(/Kitchen: -14\.\d dB · -14\.\d dB/)
+        .waitFor();
     } finally {
       stop();
     }
-    await until('silence on the meter', async () => (await meter.getAttribute('aria-valuetext')) === 'silent');
+    await until(
+      'silence on the meter',
+      async () => (await meter.getAttribute('aria-valuetext')) === 'silent',
+    );
     await until('the waveform flat again', async () => (await drawnRows(page)) <= 6);
     assert.deepEqual(errors, []);
     await context.close();
@@ -106,7 +116,10 @@ describe('levels', () => {
     const box = await section.boundingBox();
     assert.ok(box && box.height >= 790 && box.width >= 1270, JSON.stringify(box));
     await page.keyboard.press('Escape');
-    await until('fullscreen left', async () => (await section.getAttribute('data-fullscreen')) === null);
+    await until(
+      'fullscreen left',
+      async () => (await section.getAttribute('data-fullscreen')) === null,
+    );
 
     await page.getByRole('button', { name: 'Hide' }).click();
     assert.equal(await page.locator('[data-testid="visualizer-canvas"]').count(), 0);

@@ -25,6 +25,7 @@ export {
   SAMPLE_RATES,
   SINK_PROTOCOLS,
 } from '../../../src/schema/constants.js';
+export type { EqResponse } from '../../../src/schema/eq-response.js';
 export type { EqualizerPreset } from '../../../src/schema/equalizer-preset.js';
 export type { Favorites } from '../../../src/schema/favorites.js';
 export type { Config, ConfigMessage } from '../../../src/schema/files.js';
