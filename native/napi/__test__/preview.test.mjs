@@ -40,7 +40,10 @@ test('the volume is the gain a sink mixer applies; the delay is silence before t
   });
   const out = run(preview, sineS16(1000, 48000, 0.8, 4800));
   const left = channelS16(out, 2, 0);
-  assert.ok(left.subarray(0, 480).every((v) => v === 0), '10 ms of silence');
+  assert.ok(
+    left.subarray(0, 480).every((v) => v === 0),
+    '10 ms of silence',
+  );
   assert.ok(Math.abs(peak(left, 600) - 0.4) < 0.002, `${peak(left, 600)}`);
 });
 
