@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { EngineState, Engine as NativeEngine } from '@tributary/native';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type Browser, chromium } from 'playwright-core';
 import { app, fastifyOptions } from '../../src/app';
@@ -24,9 +25,9 @@ const sockets: Socket[] = [];
 
 /** The fault-injecting engine, refusing to play a sink named 'Refused' although its check passes. */
 function refusingEngine() {
-  const Engine = faultInjectingEngine();
+  const Engine = faultInjectingEngine() as typeof NativeEngine;
   return class Refusing extends Engine {
-    override apply(state: Parameters<InstanceType<typeof Engine>['apply']>[0]) {
+    override apply(state: EngineState) {
       if (state.sinks.some((s) => s.name === 'Refused')) {
         throw new Error("sinks[1]: refused by the test's binding");
       }
@@ -110,11 +111,9 @@ describe('engine state', () => {
     } finally {
       clearInterval(timer);
     }
-    const chip = page
-      .getByRole('article', { name: 'PC' })
-      .locator('.chip[data-state="problem"]', {
-        hasText: /^quarantined: source 'PC' is quarantined/,
-      });
+    const chip = page.getByRole('article', { name: 'PC' }).locator('.chip[data-state="problem"]', {
+      hasText: /^quarantined: source 'PC' is quarantined/,
+    });
     await chip.waitFor();
     await page
       .getByRole('status')
