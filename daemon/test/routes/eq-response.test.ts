@@ -5,7 +5,7 @@ import { eqResponse } from '@tributary/native';
 import { EQ_BAND_FREQUENCIES_HZ, EQ_BAND_KEYS } from '../../src/schema/constants.js';
 import { build } from '../helpers.js';
 
-const flat = Object.fromEntries(EQ_BAND_KEYS.map((k) => [k, 1]));
+const flat: Record<string, number> = Object.fromEntries(EQ_BAND_KEYS.map((k) => [k, 1]));
 
 test('a flat equalizer is 0 dB everywhere; a boosted band is +6 dB at its centre, as the engine designs it', async (t) => {
   const app = await build(t);
