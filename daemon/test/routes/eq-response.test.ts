@@ -26,7 +26,7 @@ test('a flat equalizer is 0 dB everywhere; a boosted band is +6 dB at its centre
     `${body.db}`,
   );
 
-  const boosted = { ...flat, b5: 2, b12: 0 };
+  const boosted: Record<string, number> = { ...flat, b5: 2, b12: 0 };
   const asked = [...EQ_BAND_FREQUENCIES_HZ];
   const curve = (
     await app.inject({
