@@ -21,6 +21,7 @@ import sourceRoutes from './routes/sources/index.js';
 import favoriteRoutes from './routes/system/favorites.js';
 import systemRoutes from './routes/system/index.js';
 import networkRoutes from './routes/system/network.js';
+import vncRoutes from './routes/vnc/index.js';
 import { serializerCompiler, validatorCompiler } from './schema/compilers.js';
 import { openapiOptions } from './schema/openapi.js';
 import { sharedSchemas } from './schema/validate.js';
@@ -104,6 +105,7 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
   await fastify.register(favoriteRoutes);
   await fastify.register(levelRoutes);
   await fastify.register(eqResponseRoutes);
+  await fastify.register(vncRoutes);
   await fastify.register(networkRoutes, { engineBind: options.engine?.bind ?? null });
   await fastify.register(dashboard, {
     ...(options.dashboardDirectory ? { directory: options.dashboardDirectory } : {}),

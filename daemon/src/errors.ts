@@ -155,3 +155,10 @@ export const InternalError = createError<'TRIBUTARY_INTERNAL', 500, []>(
 
 /** Every status code an API route may answer with besides success, for the response schemas. */
 export const ERROR_STATUS_CODES = [400, 401, 403, 404, 405, 409, 426, 500, 502, 503] as const;
+
+/** 403: a WebSocket to a source's desktop opened by another site's page. Args: the evidence. */
+export const CrossSiteSocketError = createError<'TRIBUTARY_CROSS_SITE', 403, [string]>(
+  'TRIBUTARY_CROSS_SITE',
+  "A source's desktop is only opened from the dashboard's own pages, not another site's (%s)",
+  403,
+);
