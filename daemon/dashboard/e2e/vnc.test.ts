@@ -46,7 +46,7 @@ describe('vnc', () => {
     // The remote desktop: 320x200, red, as Xvnc serves it.
     const screen = await viewer.waitForFunction(() => {
       const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="vnc-screen"] canvas');
-      if (!canvas || canvas.width !== 320) return null;
+      if (canvas?.width !== 320) return null;
       const [r, g, b] = canvas.getContext('2d')!.getImageData(160, 100, 1, 1).data;
       return r === 255 && g === 0 && b === 0 ? { w: canvas.width, h: canvas.height } : null;
     });
