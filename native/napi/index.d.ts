@@ -329,8 +329,13 @@ export interface EngineSinkLevels {
   rms: Array<number>
   /** 64 levels in dBFS (-120 floor), log-spaced from 20 Hz to 20 kHz (or half the rate). */
   spectrum: Array<number>
-  /** 256 points of the channels' average over the latest 2048 samples. */
-  wave: Array<number>
+  /**
+   * The channels' average over the latest 2048 samples in 256 stretches: the lowest sample
+   * of each...
+   */
+  wave_min: Array<number>
+  /** ...and the highest. */
+  wave_max: Array<number>
 }
 
 /** Per-sink statistics. */

@@ -58,10 +58,16 @@ export const SinkLevels = Type.Object(
         description: `${SPECTRUM_BANDS} band levels in dBFS (floor -120), log-spaced from 20 Hz to 20 kHz (or half the sample rate); absent with detail=meter.`,
       }),
     ),
-    wave: Type.Optional(
+    wave_min: Type.Optional(
       Type.Array(Type.Number(), {
         maxItems: WAVE_POINTS,
-        description: `${WAVE_POINTS} points of the channels' average over the latest 2048 samples (the sample of largest magnitude in each stretch); absent with detail=meter.`,
+        description: `The channels' average over the latest 2048 samples, in ${WAVE_POINTS} stretches: the lowest sample of each (with wave_max, an envelope that loses nothing to decimation); absent with detail=meter.`,
+      }),
+    ),
+    wave_max: Type.Optional(
+      Type.Array(Type.Number(), {
+        maxItems: WAVE_POINTS,
+        description: 'The highest sample of each stretch; absent with detail=meter.',
       }),
     ),
   },

@@ -15,7 +15,8 @@ interface Levels {
   peak: number[];
   rms: number[];
   spectrum?: number[];
-  wave?: number[];
+  wave_min?: number[];
+  wave_max?: number[];
 }
 
 async function udp(t: TestContext): Promise<Socket> {
@@ -109,16 +110,23 @@ describe('sink levels', () => {
       Math.abs(loud.spectrum![band]! - 20 * Math.log10(0.5)) < 2,
       `${loud.spectrum![band]} dB`,
     );
-    assert.equal(loud.wave?.length, 256);
-    assert.ok(Math.max(...loud.wave!.map(Math.abs)) > 0.45, `wave ${loud.wave}`);
+    assert.equal(loud.wave_min?.length, 256);
+    assert.equal(loud.wave_max?.length, 256);
+    // The envelope of a 1 kHz tone: each stretch of 8 samples spans part of a cycle, and the
+    // stretches together reach both crests.
+    assert.ok(Math.max(...loud.wave_max!) > 0.48, `wave_max ${loud.wave_max}`);
+    assert.ok(Math.min(...loud.wave_min!) < -0.48, `wave_min ${loud.wave_min}`);
+    assert.ok(loud.wave_min!.every((v, i) => v <= loud.wave_max![i]!));
     // About 30 messages a second.
     const count = messages.length;
     await sleep(1000);
     assert.ok(messages.length - count >= 20, `${messages.length - count} messages in 1 s`);
 
     await stop();
+    // The meter's window is 33 ms; the spectrum's 85 ms: both fall to nothing.
     await until('silence on the meter', () => latest()?.peak[0] === 0, 4000);
-    assert.ok(Math.max(...latest()!.spectrum!) <= -100, `spectrum ${latest()!.spectrum}`);
+    await until('silence in the spectrum', () => Math.max(...latest()!.spectrum!) <= -100, 2000);
+    assert.ok(latest()!.wave_max!.every((v) => v === 0));
   });
 
   test('detail=meter sends peak and RMS only; bad queries get 400; a plain GET of the socket 426; engine off, no sinks', async (t) => {

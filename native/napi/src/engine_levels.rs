@@ -21,8 +21,13 @@ pub struct EngineSinkLevels {
     pub rms: Vec<f64>,
     /// 64 levels in dBFS (-120 floor), log-spaced from 20 Hz to 20 kHz (or half the rate).
     pub spectrum: Vec<f64>,
-    /// 256 points of the channels' average over the latest 2048 samples.
-    pub wave: Vec<f64>,
+    /// The channels' average over the latest 2048 samples in 256 stretches: the lowest sample
+    /// of each...
+    #[napi(js_name = "wave_min")]
+    pub wave_min: Vec<f64>,
+    /// ...and the highest.
+    #[napi(js_name = "wave_max")]
+    pub wave_max: Vec<f64>,
 }
 
 #[napi]
@@ -45,7 +50,8 @@ impl Engine {
                 peak: widen(l.peak),
                 rms: widen(l.rms),
                 spectrum: widen(l.spectrum),
-                wave: widen(l.wave),
+                wave_min: widen(l.wave_min),
+                wave_max: widen(l.wave_max),
             })
             .collect())
     }

@@ -32,7 +32,12 @@ const levelRoutes: FastifyPluginAsync = async (fastify) => {
         rms: l.rms.map(fine),
       };
       if (query.detail === 'meter') return meter;
-      return { ...meter, spectrum: l.spectrum.map(tenth), wave: l.wave.map(round(4)) };
+      return {
+        ...meter,
+        spectrum: l.spectrum.map(tenth),
+        wave_min: l.wave_min.map(round(4)),
+        wave_max: l.wave_max.map(round(4)),
+      };
     }),
   });
   const querystring = LevelsQuery;

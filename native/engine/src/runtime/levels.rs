@@ -28,9 +28,11 @@ pub struct SinkLevels {
     pub rms: Vec<f32>,
     /// [`SPECTRUM_BANDS`] levels in dBFS, 20 Hz to 20 kHz (or half the rate), log-spaced.
     pub spectrum: Vec<f32>,
-    /// [`WAVE_POINTS`] points of the channels' average over the latest [`WAVE_SPAN`] samples,
-    /// each the sample of largest magnitude in its stretch (so peaks survive decimation).
-    pub wave: Vec<f32>,
+    /// The channels' average over the latest [`WAVE_SPAN`] samples as [`WAVE_POINTS`]
+    /// stretches, the lowest and the highest sample of each (an envelope: nothing is lost to
+    /// decimation, and a low tone still draws as a thin line).
+    pub wave_min: Vec<f32>,
+    pub wave_max: Vec<f32>,
 }
 
 /// Turns meter readings into levels; keeps its FFT and buffers between reads.
@@ -72,13 +74,12 @@ impl LevelReader {
         }
         let span = &r.wave[r.wave.len() - WAVE_SPAN..];
         let stretch = WAVE_SPAN / WAVE_POINTS;
-        let wave = span
-            .chunks(stretch)
-            .map(|c| {
-                c.iter()
-                    .copied()
-                    .fold(0.0f32, |m, s| if s.abs() > m.abs() { s } else { m })
-            })
+        let stretches = || span.chunks(stretch);
+        let wave_min = stretches()
+            .map(|c| c.iter().copied().fold(f32::INFINITY, f32::min))
+            .collect();
+        let wave_max = stretches()
+            .map(|c| c.iter().copied().fold(f32::NEG_INFINITY, f32::max))
             .collect();
         SinkLevels {
             id: id.to_owned(),
@@ -89,7 +90,8 @@ impl LevelReader {
             peak: r.peak.clone(),
             rms: r.rms.clone(),
             spectrum,
-            wave,
+            wave_min,
+            wave_max,
         }
     }
 }

@@ -4,7 +4,7 @@ import { VNC_PATH } from '../../app/paths';
 export function VncLink({ source, named = false }: { source: string; named?: boolean }) {
   return (
     <a
-      className="button button-small button-secondary"
+      className="button button-small button-secondary vnc-link"
       href={`${VNC_PATH}${encodeURIComponent(source)}`}
       target="_blank"
       rel="noopener"

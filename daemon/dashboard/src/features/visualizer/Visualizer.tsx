@@ -107,7 +107,7 @@ export default function Visualizer(props: {
 
   return (
     <>
-      <p className="visualizer-note">
+      <p className="visualizer-readout">
         {sinkName}: <span ref={readoutRef}>silent</span>
       </p>
       <button

@@ -1,6 +1,6 @@
-// Drawing one frame of the visualizer on a 2D canvas: a waveform, a spectrum (an area over the
-// 64 bands) or bars (32 groups with falling peak caps). Pure drawing from the latest levels; no
-// allocation per frame beyond the path.
+// Drawing one frame of the visualizer on a 2D canvas: a waveform (the engine's min/max envelope,
+// filled), a spectrum (an area over the 64 bands) or bars (32 groups with falling peak caps).
+// Pure drawing from the latest levels.
 import type { SinkLevels } from '../../api/schema';
 import { group } from '../../lib/levels';
 
@@ -38,21 +38,7 @@ export function draw(
   g.strokeStyle = palette.line;
   g.fillStyle = palette.line;
   if (style === 'waveform') {
-    const wave = levels?.wave ?? [];
-    const mid = height / 2;
-    g.beginPath();
-    if (wave.length < 2) {
-      g.moveTo(0, mid);
-      g.lineTo(width, mid);
-    } else {
-      wave.forEach((v, i) => {
-        const x = (i / (wave.length - 1)) * width;
-        const y = mid - Math.max(-1, Math.min(1, v)) * (mid - g.lineWidth);
-        if (i === 0) g.moveTo(x, y);
-        else g.lineTo(x, y);
-      });
-    }
-    g.stroke();
+    drawEnvelope(g, width, height, levels?.wave_min ?? [], levels?.wave_max ?? []);
     return;
   }
   const spectrum = levels?.spectrum ?? [];
@@ -84,4 +70,34 @@ export function draw(
     g.fillRect(x, height - bar * height, w, bar * height);
     if (cap > 0) g.fillRect(x, height - cap * height - 2 * unit, w, 2 * unit);
   }
+}
+
+/**
+ * The waveform: the band between each stretch's lowest and highest sample, filled and outlined
+ * (so a quiet passage is a thin line and a loud one a solid band, whatever its frequency).
+ */
+function drawEnvelope(
+  g: CanvasRenderingContext2D,
+  width: number,
+  height: number,
+  low: readonly number[],
+  high: readonly number[],
+) {
+  const mid = height / 2;
+  const reach = mid - g.lineWidth;
+  const y = (v: number) => mid - Math.max(-1, Math.min(1, v)) * reach;
+  const n = Math.min(low.length, high.length);
+  g.beginPath();
+  if (n < 2) {
+    g.moveTo(0, mid);
+    g.lineTo(width, mid);
+    g.stroke();
+    return;
+  }
+  const x = (i: number) => (i / (n - 1)) * width;
+  for (let i = 0; i < n; i++) g.lineTo(x(i), y(high[i]!));
+  for (let i = n - 1; i >= 0; i--) g.lineTo(x(i), y(low[i]!));
+  g.closePath();
+  g.fill();
+  g.stroke();
 }
