@@ -1,12 +1,16 @@
 // A sink's level meter: one bar per channel (peak, with the RMS darker inside), from the shared
-// /ws/levels?detail=meter feed, with a peak meter's ballistics (rises at once, falls 24 dB/s), which
-// the reading it announces follows too. Drawn by writing styles on its own elements, so 30 messages a
-// second never re-render React.
+// /ws/levels?detail=meter feed, with a peak meter's ballistics (rises at once, falls 24 dB/s),
+// which the reading it announces follows too. Drawn by writing CSS variables on its own elements
+// (composited transforms), only when a bar moves by a visible step, so 30 messages a second
+// never re-render React; the reading for screen readers changes at most 4 times a second.
 import { useEffect, useRef } from 'react';
 import { levelFeed } from '../api/levels';
 import { fallTowards, formatDb, meterFraction } from '../lib/levels';
 
 const MAX_BARS = 8;
+/** The smallest change of a bar worth a style update (of the bar's width). */
+const STEP = 0.004;
+const ANNOUNCE_MS = 250;
 
 export function LevelMeter({ configId, name }: { configId: string; name: string }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -15,7 +19,10 @@ export function LevelMeter({ configId, name }: { configId: string; name: string 
     if (!root) return;
     const bars = [...root.querySelectorAll<HTMLElement>('.level-bar')];
     const shown = new Array<number>(MAX_BARS).fill(0);
+    const drawn = bars.map(() => ({ peak: -1, rms: -1, hidden: true }));
     let at = performance.now();
+    let announcedAt = 0;
+    let announced = '';
     return levelFeed('detail=meter').subscribe((message) => {
       const levels = message.sinks.find((s) => s.config_id === configId);
       const now = performance.now();
@@ -25,16 +32,34 @@ export function LevelMeter({ configId, name }: { configId: string; name: string 
       let loudest = 0;
       bars.forEach((bar, c) => {
         const peak = peaks[c];
-        bar.hidden = peak === undefined;
-        if (peak === undefined) return;
+        const last = drawn[c]!;
+        const hidden = peak === undefined;
+        if (hidden !== last.hidden) {
+          bar.hidden = hidden;
+          last.hidden = hidden;
+        }
+        if (hidden) return;
         shown[c] = fallTowards(shown[c] ?? 0, peak, elapsed);
         loudest = Math.max(loudest, shown[c]!);
-        bar.style.setProperty('--peak', String(meterFraction(shown[c]!)));
-        bar.style.setProperty('--rms', String(meterFraction(levels?.rms[c] ?? 0)));
+        const p = meterFraction(shown[c]!);
+        const r = meterFraction(levels?.rms[c] ?? 0);
+        if (Math.abs(p - last.peak) >= STEP || (p === 0) !== (last.peak === 0)) {
+          bar.style.setProperty('--peak', p.toFixed(3));
+          last.peak = p;
+        }
+        if (Math.abs(r - last.rms) >= STEP || (r === 0) !== (last.rms === 0)) {
+          bar.style.setProperty('--rms', r.toFixed(3));
+          last.rms = r;
+        }
       });
-      root.dataset.peak = loudest.toFixed(4);
-      root.setAttribute('aria-valuenow', String(Math.round(meterFraction(loudest) * 60 - 60)));
-      root.setAttribute('aria-valuetext', formatDb(loudest));
+      const text = formatDb(loudest);
+      if (text !== announced && (now - announcedAt >= ANNOUNCE_MS || text === 'silent')) {
+        announced = text;
+        announcedAt = now;
+        root.dataset.peak = loudest.toFixed(4);
+        root.setAttribute('aria-valuenow', String(Math.round(meterFraction(loudest) * 60 - 60)));
+        root.setAttribute('aria-valuetext', text);
+      }
     });
   }, [configId]);
   return (

@@ -37,25 +37,40 @@ export default function Visualizer(props: {
     let colours = palette(canvas);
     let frame = 0;
     let last = performance.now();
+    // Drawn again only when something changed: new levels (30 a second), the size, the theme,
+    // the style, or bars still falling.
+    let dirty = true;
+    let drawnStyle = styleRef.current;
     const trace: Trace = { bars: [], caps: [] };
     const unsubscribe = levelFeed(`sink=${encodeURIComponent(sinkId)}`).subscribe((message) => {
       latest = message.sinks.find((s) => s.config_id === sinkId) ?? null;
+      dirty = true;
       const readout = readoutRef.current;
-      if (readout && latest) {
-        readout.textContent = latest.peak.map((p) => formatDb(p)).join(' · ') || 'silent';
-      }
+      const text = latest?.peak.map((p) => formatDb(p)).join(' · ') || 'silent';
+      if (readout && readout.textContent !== text) readout.textContent = text;
     });
     const resize = new ResizeObserver(() => {
       const ratio = window.devicePixelRatio || 1;
       canvas.width = Math.max(1, Math.round(canvas.clientWidth * ratio));
       canvas.height = Math.max(1, Math.round(canvas.clientHeight * ratio));
+      dirty = true;
     });
     resize.observe(canvas);
     const theme = new MutationObserver(() => {
       colours = palette(canvas);
+      dirty = true;
     });
     theme.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
     const tick = (now: number) => {
+      const style = styleRef.current;
+      const falling = style === 'bars' && trace.caps.some((c) => c > 0);
+      if (!dirty && !falling && style === drawnStyle) {
+        last = now;
+        frame = requestAnimationFrame(tick);
+        return;
+      }
+      dirty = false;
+      drawnStyle = style;
       draw(
         context,
         canvas.width,
