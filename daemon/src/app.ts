@@ -2,15 +2,11 @@ import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import discovery from './discovery/plugin.js';
-import type { DiscoverySettings } from './discovery/settings.js';
-import engine, { type EngineClass, type EngineSettings } from './engine/index.js';
+import auth from './http/auth.js';
+import dashboard from './http/dashboard.js';
 import { frameworkErrors, MAX_PARAM_LENGTH } from './http/error-body.js';
+import errorHandler from './http/error-handler.js';
 import { useBoundedJson } from './http/json-body.js';
-import auth from './plugins/auth.js';
-import configStore from './plugins/config-store.js';
-import dashboard from './plugins/dashboard.js';
-import errorHandler from './plugins/error-handler.js';
 import discoveryRoutes from './routes/discovery/index.js';
 import equalizerRoutes from './routes/equalizers/index.js';
 import eqResponseRoutes from './routes/equalizers/response.js';
@@ -18,6 +14,7 @@ import levelRoutes from './routes/levels/index.js';
 import routeRoutes from './routes/routes/index.js';
 import sinkRoutes from './routes/sinks/index.js';
 import sourceRoutes from './routes/sources/index.js';
+import statsRoutes from './routes/stats/index.js';
 import favoriteRoutes from './routes/system/favorites.js';
 import systemRoutes from './routes/system/index.js';
 import networkRoutes from './routes/system/network.js';
@@ -25,6 +22,11 @@ import vncRoutes from './routes/vnc/index.js';
 import { serializerCompiler, validatorCompiler } from './schema/compilers.js';
 import { openapiOptions } from './schema/openapi.js';
 import { sharedSchemas } from './schema/validate.js';
+import configStore from './services/config-store.js';
+import discovery from './services/discovery/index.js';
+import engine, { type EngineClass } from './services/engine/index.js';
+import type { DiscoverySettings } from './settings/discovery.js';
+import type { EngineSettings } from './settings/engine.js';
 
 export interface AppOptions {
   /** config.yaml (sinks, sources, routes). */
@@ -58,7 +60,7 @@ export const fastifyOptions = {
 /**
  * Builds the Tributary HTTP application as a Fastify plugin. `server.ts` registers it and is
  * the only place that listens; tests register it on an un-listened instance and use `inject`.
- * Order: request validation and schemas, OpenAPI, errors and auth, shared services, routes.
+ * Order: request validation and schemas, OpenAPI, errors and auth, WebSockets, services, routes.
  * Not encapsulated (fastify-plugin), so its services (`configStore`, `swagger()`) are visible on
  * the instance it is registered on.
  */
@@ -71,11 +73,6 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
   await fastify.register(swagger, openapiOptions);
   await fastify.register(errorHandler);
   await fastify.register(auth, { apiToken: options.apiToken });
-  await fastify.register(configStore, {
-    configPath: options.configPath,
-    equalizerPath: options.equalizerPath,
-    reloadTimeoutMs: options.reloadTimeoutMs ?? 3000,
-  });
   await fastify.register(websocket, {
     // On shutdown, say goodbye (1001 Going Away) and drop connections that do not answer
     // quickly, instead of waiting for the 30 s closing-handshake timeout.
@@ -88,11 +85,27 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
     },
   });
 
-  await fastify.register(engine, {
-    settings: options.engine ?? null,
-    ...(options.engineBinding ? { binding: options.engineBinding } : {}),
-  });
-  await fastify.register(discovery, { settings: options.discovery ?? null });
+  // Services: named fastify-plugins (src/services/), each decorating the instance with what it
+  // offers; a service may depend on one before it by name (`dependencies: ['config-store']`).
+  // A new service is one entry here.
+  const services = [
+    (f: FastifyInstance) =>
+      f.register(configStore, {
+        configPath: options.configPath,
+        equalizerPath: options.equalizerPath,
+        reloadTimeoutMs: options.reloadTimeoutMs ?? 3000,
+      }),
+    (f: FastifyInstance) =>
+      f.register(engine, {
+        settings: options.engine ?? null,
+        ...(options.engineBinding ? { binding: options.engineBinding } : {}),
+      }),
+    (f: FastifyInstance) => f.register(discovery, { settings: options.discovery ?? null }),
+  ];
+  for (const register of services) await register(fastify);
+
+  // Routes: one encapsulated plugin per folder of src/routes/.
+  await fastify.register(statsRoutes);
   await fastify.register(systemRoutes);
   await fastify.register(discoveryRoutes);
   await fastify.register(sinkRoutes, { prefix: '/sinks' });

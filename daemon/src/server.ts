@@ -10,7 +10,7 @@ import { loadCertificate } from './http/certificate.js';
 import { redirectLocation } from './http/redirect.js';
 import { dropListeningLines, startupSummary } from './http/startup-summary.js';
 import { prettyDestination } from './log-format.js';
-import type { Settings } from './settings.js';
+import type { Settings } from './settings/index.js';
 
 export interface RunningServer {
   readonly fastify: FastifyInstance;

@@ -5,7 +5,7 @@ import type { TestContext } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type AppOptions, app, fastifyOptions } from '../src/app.js';
 import type { CommandIO } from '../src/commands/types.js';
-import type { EngineSettings } from '../src/engine/index.js';
+import type { EngineSettings } from '../src/settings/engine.js';
 
 /** An audio engine on 127.0.0.1, one Scream port picked by the system, nothing else. */
 export const localEngine: EngineSettings = {

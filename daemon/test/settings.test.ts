@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { run as serve } from '../src/commands/serve.js';
-import { readSettings } from '../src/settings.js';
+import { readSettings } from '../src/settings/index.js';
 import { runCommand } from './helpers.js';
 
 test('defaults: every interface, automatic ports, config in ~/.config/tributary, reload after 3 s', () => {

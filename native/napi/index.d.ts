@@ -182,16 +182,27 @@ export interface ChainSettings {
   ratioAdjust?: number
 }
 
+/** A named channel layout (the engine's speaker masks). */
+export type ChannelLayoutName = 'mono' | 'stereo' | 'quad' | 'surround' | '3.1' | '4.0' | '5.1' | '5.1(side)' | '7.1'
+
+/** What a fault is charged to. */
+export type CulpritKind = 'source' | 'sink'
+
+/** The source or sink a fault is charged to. */
+export interface EngineCulprit {
+  kind: CulpritKind
+  config_id: string
+  name: string
+}
+
 /** The last fault of one of the engine's threads. */
 export interface EngineFault {
   /** `trib-engine` (the audio thread) or `trib-rx-PORT` (a receiver). */
   thread: string
   /** The panic's message and location. */
   reason: string
-  /** `source` or `sink` when it was charged to one. */
-  culprit_kind?: string
-  culprit_config_id?: string
-  culprit_name?: string
+  /** The source or sink it was working on, when it was working on one. */
+  culprit?: EngineCulprit
   ms_ago: number
   /** Fault to rebuilt graph, ms; absent while restarting. */
   restart_ms?: number
@@ -199,17 +210,52 @@ export interface EngineFault {
 
 /** The supervisor's view of the engine. */
 export interface EngineHealth {
-  /**
-   * `running`, `restarting` (a thread failed; the graph is rebuilt shortly) or `failed`
-   * (faults kept coming; the next configuration starts it again).
-   */
-  state: string
+  state: HealthStateName
   /** Why it is restarting or failed. */
   reason?: string
   faults: number
   restarts: number
   last_fault?: EngineFault
   quarantined: Array<EngineQuarantine>
+}
+
+/** The engine's bounds and defaults (see `EngineLimits`). */
+export declare function engineLimits(): EngineLimits
+
+/** The engine's bounds and defaults. */
+export interface EngineLimits {
+  /** The jitter buffer's fixed size, floor and ceiling are within these (ms). */
+  jitterMinMs: number
+  jitterMaxMs: number
+  /** The default adaptive floor and ceiling (ms). */
+  defaultJitterMinMs: number
+  defaultJitterMaxMs: number
+  /** Ports the receivers listen on by default. */
+  defaultScreamPorts: Array<number>
+  defaultTaggedPort: number
+  defaultRtpPorts: Array<number>
+  /** Port a sink is sent to when it names none. */
+  defaultSinkPort: number
+  /** Longest path delay the engine plays (its timeshift buffer), ms. */
+  maxDelayMs: number
+  /** Volume 0 to this; equalizer band gains 0 to this (1.0 flat). */
+  volumeMax: number
+  eqGainMax: number
+  eqBands: number
+  /** Sample rates the engine plays, and those its sinks and sources usually use. */
+  sampleRateMin: number
+  sampleRateMax: number
+  commonSampleRates: Array<number>
+  /** Bit depths a sink can be sent (RTP: 16 and 24 only). */
+  bitDepths: Array<number>
+  channelsMax: number
+  defaultMulticastTtl: number
+  multicastTtlMax: number
+  payloadTypeMax: number
+  /** The values of the desired state's string enums. */
+  sinkProtocols: Array<SinkProtocol>
+  channelLayouts: Array<ChannelLayoutName>
+  rtpEncodings: Array<RtpEncoding>
 }
 
 /** Options for `new Engine()`. Every field is optional. */
@@ -242,37 +288,53 @@ export interface EngineOptions {
   multicastTtl?: number
 }
 
-/** One real source playing on a sink, with effective levels (a solver path). */
+/**
+ * One real source reaching one real sink, with the effective settings of every level on the
+ * way (source -> source groups -> route -> sink groups -> sink) already combined: volumes and
+ * equalizer gains multiplied, delays added, each level applied once.
+ */
 export interface EnginePath {
-  /** Source name (for stats). */
+  /** The real (non-group) source's name (for stats). */
   source: string
   /** Stable source identity. */
   source_config_id: string
-  /** Sender address streams are matched by; null when unknown. */
+  /** Sender address incoming streams are matched by (with `tag`); null when unknown. */
   ip?: string | null
-  /** Stream tag (per-application Scream: `ip/program`); null when none. */
+  /** Stream tag incoming streams are matched by (per-application Scream: `ip/program`). */
   tag?: string | null
   /** RTP reception settings; null for Scream sources. */
   rtp?: EngineRtpSource | null
-  /** Effective volume 0.0-1.0. */
+  /** The route this path was chosen through (the engine does not use it). */
+  route?: string
+  route_config_id?: string
+  /** Every level of the path in processing order (the engine does not use it). */
+  via?: Array<EnginePathStep>
+  /** Effective linear gain, 0.0 to 1.0. */
   volume: number
-  /** Effective band gains b1..b18, each 0.0-2.0 (1.0 flat). */
+  /** Effective linear gain of bands b1..b18 (index 0 = b1), each 0.0 to 2.0 (1.0 flat). */
   eq: Array<number>
-  /** Effective delay in ms, 0-300000 (timeshift buffer). */
+  /** Effective delay in milliseconds (the engine plays up to 300000, its timeshift). */
   delay_ms: number
+}
+
+/** One level a path passes through, from the real source to the real sink. */
+export interface EnginePathStep {
+  kind: PathStepKind
+  name: string
+  config_id: string
 }
 
 /** The ports the engine listens on. */
 export interface EnginePorts {
   scream: Array<number>
-  tagged?: number
+  /** The tagged Scream port; null when it is off. */
+  tagged: number | null
   rtp: Array<number>
 }
 
 /** A source or sink left out because it kept making the engine fail. */
 export interface EngineQuarantine {
-  /** `source` or `sink`. */
-  kind: string
+  kind: CulpritKind
   config_id: string
   name: string
   message: string
@@ -285,34 +347,32 @@ export interface EngineRtpSource {
   listen_ip?: string | null
   /** UDP port of the stream (RTCP on port + 1). */
   port: number
-  /** S16BE (= L16), S16LE, L24 (= S24BE). */
-  format: string
+  format: RtpEncoding
   sample_rate: number
   channels: number
   /** Payload type to accept; null accepts any. */
   payload_type?: number | null
 }
 
-/** One real sink (a solver sink). */
+/** One real, enabled sink and everything that plays on it. */
 export interface EngineSink {
   name: string
   /** Stable sink identity. */
   config_id: string
-  /** Destination; null sends nothing. */
+  /** Destination address; null when the sink has none yet (nothing is sent). */
   ip?: string | null
   /** Destination port (default 4010). */
   port?: number | null
-  /** scream, rtp or tcp. */
-  protocol: string
+  protocol: SinkProtocol
   sample_rate: number
   /** 16, 24 or 32 (RTP: 16 or 24). */
   bit_depth: number
   channels: number
-  /** mono, stereo, quad, surround, 3.1, 4.0, 5.1, 5.1(side), 7.1. */
-  channel_layout: string
+  channel_layout: ChannelLayoutName
   volume_normalization: boolean
   /** RTP payload type sent (0-127); absent or null: 96 for L16, 97 for L24. */
   payload_type?: number | null
+  /** At most one path per real source. */
   paths: Array<EnginePath>
 }
 
@@ -375,10 +435,13 @@ export interface EngineSourceStats {
   /** Sender clock error against the router's clock, ppm (positive: fast). */
   drift_ppm: number
   /** Detected stream format, e.g. `rtp L16 48000 Hz 2 ch`; null before the first packet. */
-  format?: string
+  format: string | null
 }
 
-/** The desired state: the solver output. */
+/**
+ * Everything the engine should play: every real, enabled sink, including sinks nothing plays
+ * on (silence).
+ */
 export interface EngineState {
   sinks: Array<EngineSink>
 }
@@ -400,15 +463,14 @@ export interface EngineStats {
 
 /** A sender no source matches, for the dashboard to offer as a new source. */
 export interface EngineUnknownSender {
-  /** scream, scream-tagged or rtp. */
-  kind: string
+  kind: UnknownSenderKind
   address: string
   /** Local port it arrived on. */
   port: number
-  /** Per-application tag (`ip/program`), for tagged Scream. */
-  tag?: string
+  /** Per-application tag (`ip/program`), for tagged Scream; null otherwise. */
+  tag: string | null
   packets: number
-  format?: string
+  format: string | null
   last_seen_ms_ago: number
 }
 
@@ -425,8 +487,8 @@ export declare function eqResponse(gains: Array<number>, sampleRate: number, fre
 
 /** A parsed `FORMAT:RATE:CHANNELS[:LAYOUT]` stream format. */
 export interface FormatInfo {
-  /** Canonical sample format name: s16le, s16be, s24le, s24be or s32le. */
-  sampleFormat: string
+  /** Canonical sample format name. */
+  sampleFormat: SampleFormatName
   rate: number
   channels: number
   /** Layout name (e.g. `5.1`) or mask (e.g. `0x3F`) for unnamed masks. */
@@ -440,6 +502,12 @@ export interface FormatInfo {
   /** The normalised text, e.g. `s16le:48000:2:stereo`. */
   text: string
 }
+
+/**
+ * Whether the engine plays: `restarting` (a thread failed; the graph is rebuilt shortly) or
+ * `failed` (faults kept coming; the next configuration starts it again).
+ */
+export type HealthStateName = 'running' | 'restarting' | 'failed'
 
 /** A channel layout: its canonical name (or mask), mask and channel count. */
 export interface LayoutInfo {
@@ -495,11 +563,23 @@ export interface PathPreviewOptions {
   dither?: boolean
 }
 
+/** What kind of level a path passes through. */
+export type PathStepKind = 'source' | 'source group' | 'route' | 'sink group' | 'sink'
+
+/**
+ * An RTP source's payload encoding: big-endian 16-bit (`S16BE`, or its RTP name `L16`),
+ * little-endian 16-bit (`S16LE`), big-endian 24-bit (`S24BE`, or `L24`).
+ */
+export type RtpEncoding = 'S16BE' | 'L16' | 'S16LE' | 'L24' | 'S24BE'
+
+/** A sample format's canonical name. */
+export type SampleFormatName = 's16le' | 's16be' | 's24le' | 's24be' | 's32le'
+
 /** One payload type of an SDP audio section that Tributary can play. */
 export interface SdpFormat {
   payload_type: number
-  /** S16BE (L16), S16LE or S24BE (L24), as a source's `rtp.format` takes it. */
-  format: string
+  /** As a source's `rtp.format` takes it. */
+  format: RtpEncoding
   sample_rate: number
   channels: number
 }
@@ -520,3 +600,9 @@ export interface SdpSession {
   origin?: string
   media: Array<SdpMedia>
 }
+
+/** How a sink receives audio. */
+export type SinkProtocol = 'scream' | 'rtp' | 'tcp'
+
+/** What an unknown sender sends. */
+export type UnknownSenderKind = 'scream' | 'scream-tagged' | 'rtp'

@@ -57,7 +57,7 @@ async function presetGains(name: string, file: string | undefined): Promise<numb
   const [{ parseEqualizersText }, { defaultEqualizers }, { readSettings }] = await Promise.all([
     import('../config/documents.js'),
     import('../config/defaults.js'),
-    import('../settings.js'),
+    import('../settings/index.js'),
   ]);
   const path = file ?? readSettings().equalizerPath;
   let text: string | null = null;

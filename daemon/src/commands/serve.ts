@@ -1,8 +1,12 @@
 import { parseArgs } from 'node:util';
+import { engineLimits } from '@tributary/native';
 import { ConfigFileError } from '../config/documents.js';
 import { serve } from '../server.js';
-import { readSettings, SettingsError } from '../settings.js';
+import { readSettings, SettingsError } from '../settings/index.js';
 import { type CommandIO, processIO } from './types.js';
+
+const limits = engineLimits();
+const jitter = `${limits.jitterMinMs}-${limits.jitterMaxMs} ms`;
 
 const usage = `Usage: tributary serve
 
@@ -31,14 +35,14 @@ Environment:
 Audio engine (ports are comma-separated lists; off for none):
   ENGINE                        on (default), or off to run the API without audio
   ENGINE_BIND                   Address the audio receivers bind (default 0.0.0.0)
-  SCREAM_PORTS                  Scream UDP ports (default 4010,16401)
-  SCREAM_TAGGED_PORT            Per-application (tagged) Scream UDP port (default 16402)
-  RTP_PORTS                     RTP ports always listened on (default 40000), besides each RTP
+  SCREAM_PORTS                  Scream UDP ports (default ${limits.defaultScreamPorts.join(',')})
+  SCREAM_TAGGED_PORT            Per-application (tagged) Scream UDP port (default ${limits.defaultTaggedPort})
+  RTP_PORTS                     RTP ports always listened on (default ${limits.defaultRtpPorts.join(',')}), besides each RTP
                                 source's own port; RTCP on port + 1
   MULTICAST_GROUPS              IPv4 multicast groups every receiver joins (default none)
   JITTER_BUFFER                 adaptive (default) or fixed
-  JITTER_MIN_MS                 The fixed buffer, or the adaptive floor: 20-200 ms (default 20)
-  JITTER_MAX_MS                 The adaptive ceiling: 20-200 ms (default 200)
+  JITTER_MIN_MS                 The fixed buffer, or the adaptive floor: ${jitter} (default ${limits.defaultJitterMinMs})
+  JITTER_MAX_MS                 The adaptive ceiling: ${jitter} (default ${limits.defaultJitterMaxMs})
 `;
 
 export async function run(argv: string[], io: CommandIO = processIO): Promise<number> {

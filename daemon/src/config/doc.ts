@@ -3,9 +3,9 @@
 // it; and loading it at start.
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { readTextIfExists, removeStaleTemporaries, writeFileAtomic } from '../files.js';
 import type { Problem } from '../schema/problem.js';
 import { makeProblem } from '../schema/validate.js';
-import { readTextIfExists, removeStaleTemporaries, writeFileAtomic } from './atomic-file.js';
 import { defaultConfig, defaultEqualizers } from './defaults.js';
 import {
   ConfigFileError,

@@ -2,6 +2,7 @@
 // store runs these under its write lock; they throw the API's errors (404, 409, 400) and the
 // store validates the whole result with `validateConfig` before anything is saved.
 import { randomUUID } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
 import {
   DuplicateIdError,
   DuplicateNameError,
@@ -30,21 +31,18 @@ import { favoriteProblems } from './favorites.js';
 export type { Config };
 export type Kind = 'sink' | 'source' | 'route';
 export type Entity = Sink | Source | Route;
-export interface EntityOf {
-  sink: Sink;
-  source: Source;
-  route: Route;
+/** Each kind's schemas: the stored entry, the body that adds one, the partial update. */
+export interface SchemasOf {
+  sink: { entity: typeof Sink; input: typeof SinkInput; patch: typeof SinkPatch };
+  source: { entity: typeof Source; input: typeof SourceInput; patch: typeof SourcePatch };
+  route: { entity: typeof Route; input: typeof RouteInput; patch: typeof RoutePatch };
 }
-export interface InputOf {
-  sink: SinkInput;
-  source: SourceInput;
-  route: RouteInput;
-}
-export interface PatchOf {
-  sink: SinkPatch;
-  source: SourcePatch;
-  route: RoutePatch;
-}
+/** A stored entry of kind K (a sink, a source or a route). */
+export type EntityOf<K extends Kind> = Static<SchemasOf[K]['entity']>;
+/** The body that adds an entry of kind K. */
+export type InputOf<K extends Kind> = Static<SchemasOf[K]['input']>;
+/** A partial update of an entry of kind K. */
+export type PatchOf<K extends Kind> = Static<SchemasOf[K]['patch']>;
 
 /** The entries of a configuration, without its settings sections. */
 export type Entries = Omit<Config, 'sap' | 'mdns'>;
@@ -70,11 +68,19 @@ export function discoveryDefaults(): Pick<Config, 'sap' | 'mdns'> {
   >;
 }
 
-export function listOf<K extends Kind>(config: Entries, kind: K): EntityOf[K][] {
-  return config[LIST_OF[kind]] as EntityOf[K][];
+export function listOf<K extends Kind>(config: Entries, kind: K): EntityOf<K>[] {
+  return config[LIST_OF[kind]] as EntityOf<K>[];
 }
 
-export function find<K extends Kind>(config: Config, kind: K, name: string): EntityOf[K] {
+/** The entries of one kind of a configuration that is only read. */
+export function entriesOf<K extends Kind>(
+  config: Readonly<Entries>,
+  kind: K,
+): readonly EntityOf<K>[] {
+  return listOf(config as Entries, kind);
+}
+
+export function find<K extends Kind>(config: Config, kind: K, name: string): EntityOf<K> {
   const entity = listOf(config, kind).find((e) => e.name === name);
   if (!entity) throw new NotFoundError(kind, name);
   return entity;
@@ -85,13 +91,13 @@ export function lookup<K extends Kind>(
   config: Readonly<Config>,
   kind: K,
   name: string,
-): EntityOf[K] {
+): EntityOf<K> {
   return find(config as Config, kind, name);
 }
 
 /** A validated input (defaults filled in) made into a complete entity with a config_id. */
-export function complete<K extends Kind>(kind: K, input: InputOf[K]): EntityOf[K] {
-  const entity = { ...input, config_id: input.config_id ?? randomUUID() } as EntityOf[K];
+export function complete<K extends Kind>(kind: K, input: InputOf<K>): EntityOf<K> {
+  const entity = { ...input, config_id: input.config_id ?? randomUUID() } as EntityOf<K>;
   if (kind === 'sink') syncFormat(entity as Sink, input as Partial<Sink>);
   return entity;
 }
@@ -124,7 +130,7 @@ function allIds(config: Config): Map<string, string> {
   return ids;
 }
 
-export function addEntity<K extends Kind>(config: Config, kind: K, input: InputOf[K]): EntityOf[K] {
+export function addEntity<K extends Kind>(config: Config, kind: K, input: InputOf<K>): EntityOf<K> {
   const list = listOf(config, kind);
   if (list.some((e) => e.name === input.name)) throw new DuplicateNameError(kind, input.name);
   if (input.config_id !== undefined) {
@@ -160,10 +166,10 @@ export function updateEntity<K extends Kind>(
   config: Config,
   kind: K,
   name: string,
-  patch: PatchOf[K],
-): EntityOf[K] {
+  patch: PatchOf<K>,
+): EntityOf<K> {
   const entity = find(config, kind, name);
-  const { config_id, equalizer, ...fields } = patch as PatchOf[K] & {
+  const { config_id, equalizer, ...fields } = patch as PatchOf<K> & {
     equalizer?: Partial<Equalizer>;
   };
   if (config_id !== undefined && config_id !== entity.config_id) {
@@ -251,7 +257,7 @@ export function deletePreset(config: Config, name: string): void {
   config.equalizers = config.equalizers.filter((p) => p.name !== name);
 }
 
-export function bandsOf(preset: EqualizerPreset): Equalizer {
+export function bandsOf(preset: Partial<Equalizer>): Equalizer {
   return mergeBands(FLAT_EQUALIZER, preset);
 }
 

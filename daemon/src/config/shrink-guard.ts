@@ -6,7 +6,7 @@
 // (`config.yaml.last-good`) and compares: a file that is empty, or the beginning of that
 // version with entries missing, is refused at start and not used while running.
 import { parse } from 'yaml';
-import { readTextIfExists, writeFileAtomic } from './atomic-file.js';
+import { readTextIfExists, writeFileAtomic } from '../files.js';
 
 /** Where the last good version of `path` is kept. */
 export function lastGoodPath(path: string): string {

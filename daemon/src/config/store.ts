@@ -18,8 +18,8 @@ import { basename, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { invalidConfig, type ProblemError, SaveFailedError } from '../errors.js';
+import { keepAside, readTextIfExists, writeFileAtomic } from '../files.js';
 import type { Problem } from '../schema/problem.js';
-import { keepAside, readTextIfExists, writeFileAtomic } from './atomic-file.js';
 import {
   configDocument,
   type Doc,

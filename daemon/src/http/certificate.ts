@@ -5,7 +5,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { generate } from 'selfsigned';
-import { readTextIfExists, writeFileAtomic } from '../config/atomic-file.js';
+import { readTextIfExists, writeFileAtomic } from '../files.js';
 
 export interface CertificatePair {
   readonly cert: string;

@@ -1,6 +1,6 @@
 // The one block `tributary serve` prints when it is ready: where the API is, what the audio
 // engine listens on, where the configuration lives and whether a token protects it.
-import type { StatsMessage } from '../engine/schema.js';
+import type { StatsMessage } from '../schema/stats.js';
 import { version } from '../version.js';
 
 export interface StartupFacts {

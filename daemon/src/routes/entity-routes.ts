@@ -2,18 +2,17 @@
 // partial update with rename cascade, delete), then enable/disable, the per-field setters and the
 // equalizer. Each kind's folder registers this plugin with its own schemas (and adds what only
 // it has).
-import { type TSchema, Type } from '@sinclair/typebox';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type TObject, Type } from '@sinclair/typebox';
 import {
   addEntity,
   deleteEntity,
   type EntityOf,
+  entriesOf,
   find,
-  type InputOf,
   type Kind,
-  LIST_OF,
   lookup,
-  type PatchOf,
+  type SchemasOf,
   updateEntity,
 } from '../config/model.js';
 import { refuseCrossSite } from '../http/cross-site.js';
@@ -27,14 +26,12 @@ export interface EntityRoutesOptions<K extends Kind> {
   readonly tag: string;
   /** Capitalised singular for operation ids, e.g. "Sink". */
   readonly noun: string;
-  readonly entity: TSchema;
-  readonly input: TSchema;
-  readonly patch: TSchema;
+  readonly entity: SchemasOf[K]['entity'];
+  readonly input: SchemasOf[K]['input'];
+  readonly patch: SchemasOf[K]['patch'];
   /** What a rename rewrites, for the PUT description. */
   readonly renameNote: string;
 }
-
-type NameParams = { name: string };
 
 function unsafeGet(kind: string): string {
   return (
@@ -50,16 +47,15 @@ const safePut =
   'The same change as the GET on this URL, safe from cross-site requests (a page of another ' +
   'site cannot send a PUT here). No body.';
 
-export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): FastifyPluginAsync {
+export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): FastifyPluginAsyncTypebox {
   const { kind, tag, noun } = o;
   const tags = [tag];
   const params = nameParams(kind);
 
   return async (fastify) => {
     const store = fastify.configStore;
-    const list = LIST_OF[kind];
 
-    collectionRoutes<EntityOf[K], InputOf[K], PatchOf[K]>(fastify, {
+    collectionRoutes(fastify, {
       tag,
       noun,
       what: kind,
@@ -68,7 +64,7 @@ export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): Fastify
       list: {
         summary: `List ${kind}s`,
         description: `Every ${kind} and ${kind} group, in configuration order.`,
-        read: (config) => config[list] as EntityOf[K][],
+        read: (config) => entriesOf(config, kind),
       },
       get: {
         summary: `Get one ${kind}`,
@@ -99,69 +95,85 @@ export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): Fastify
 
     // Each setter twice: GET, as the specification has it (unsafe across sites, so refused
     // from another site's page), and PUT, the same change safe from cross-site requests.
-    const setter = <P extends object>(
-      path: string,
+    const setter = <S extends TObject>(
+      method: 'GET' | 'PUT',
+      url: string,
       operation: string,
       summary: string,
-      extraParams: Record<string, TSchema>,
-      apply: (target: EntityOf[K], params: P) => void,
-    ) => {
-      for (const method of ['GET', 'PUT'] as const) {
-        fastify.route<{ Params: NameParams & P }>({
-          method,
-          url: path,
-          schema: {
-            tags,
-            operationId: `${operation}${noun}${method === 'PUT' ? 'Put' : ''}`,
-            summary,
-            description: method === 'GET' ? unsafeGet(kind) : safePut,
-            params: Type.Object({ name: params.properties.name, ...extraParams }),
-            response: {
-              200: True,
-              ...errors(
-                ...(Object.keys(extraParams).length > 0 ? [400 as const] : []),
-                ...(method === 'GET' ? [403 as const] : []),
-                404,
-                503,
-              ),
-            },
-          },
-          ...(method === 'GET' ? { onRequest: refuseCrossSite('PUT') } : {}),
-          handler: async (request) => {
-            const p = request.params as NameParams & P;
-            await store.change((draft) => apply(find(draft, kind, p.name), p));
-            return true;
-          },
-        });
-      }
+      paramsSchema: S,
+    ) => ({
+      method,
+      url,
+      schema: {
+        tags,
+        operationId: `${operation}${noun}${method === 'PUT' ? 'Put' : ''}`,
+        summary,
+        description: method === 'GET' ? unsafeGet(kind) : safePut,
+        params: paramsSchema,
+        response: {
+          200: True,
+          ...errors(
+            ...(Object.keys(paramsSchema.properties).length > 1 ? [400 as const] : []),
+            ...(method === 'GET' ? [403 as const] : []),
+            404,
+            503,
+          ),
+        },
+      },
+      ...(method === 'GET' ? { onRequest: refuseCrossSite('PUT') } : {}),
+    });
+    /** Saves a change to the entry named `name`; answers `true`. */
+    const change = async (name: string, apply: (entry: EntityOf<K>) => void) => {
+      await store.change((draft) => apply(find(draft, kind, name)));
+      return true as const;
     };
+    const nameOnly = Type.Object({ name: params.properties.name });
+    const volumeParams = Type.Object({ name: params.properties.name, volume: Volume });
+    const delayParams = Type.Object({ name: params.properties.name, delay: Delay });
+    for (const method of ['GET', 'PUT'] as const) {
+      fastify.route({
+        ...setter(method, '/:name/enable', 'enable', `Enable a ${kind}`, nameOnly),
+        handler: async (request) =>
+          change(request.params.name, (e) => {
+            e.enabled = true;
+          }),
+      });
+      fastify.route({
+        ...setter(method, '/:name/disable', 'disable', `Disable a ${kind}`, nameOnly),
+        handler: async (request) =>
+          change(request.params.name, (e) => {
+            e.enabled = false;
+          }),
+      });
+      fastify.route({
+        ...setter(
+          method,
+          '/:name/volume/:volume',
+          'setVolumeOf',
+          `Set the volume of a ${kind}`,
+          volumeParams,
+        ),
+        handler: async (request) =>
+          change(request.params.name, (e) => {
+            e.volume = request.params.volume;
+          }),
+      });
+      fastify.route({
+        ...setter(
+          method,
+          '/:name/delay/:delay',
+          'setDelayOf',
+          `Set the delay of a ${kind}`,
+          delayParams,
+        ),
+        handler: async (request) =>
+          change(request.params.name, (e) => {
+            e.delay = request.params.delay;
+          }),
+      });
+    }
 
-    setter('/:name/enable', 'enable', `Enable a ${kind}`, {}, (e) => {
-      e.enabled = true;
-    });
-    setter('/:name/disable', 'disable', `Disable a ${kind}`, {}, (e) => {
-      e.enabled = false;
-    });
-    setter<{ volume: number }>(
-      '/:name/volume/:volume',
-      'setVolumeOf',
-      `Set the volume of a ${kind}`,
-      { volume: Volume },
-      (e, p) => {
-        e.volume = p.volume;
-      },
-    );
-    setter<{ delay: number }>(
-      '/:name/delay/:delay',
-      'setDelayOf',
-      `Set the delay of a ${kind}`,
-      { delay: Delay },
-      (e, p) => {
-        e.delay = p.delay;
-      },
-    );
-
-    fastify.get<{ Params: NameParams }>(
+    fastify.get(
       '/:name/equalizer',
       {
         schema: {
@@ -175,7 +187,7 @@ export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): Fastify
       async (request) => lookup(store.config, kind, request.params.name).equalizer,
     );
 
-    fastify.post<{ Params: NameParams; Body: EntityOf[K]['equalizer'] }>(
+    fastify.post(
       '/:name/equalizer',
       {
         schema: {
@@ -191,9 +203,9 @@ export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): Fastify
       },
       async (request) => {
         await store.change((draft) => {
-          find(draft, kind, request.params.name).equalizer = request.body as Equalizer;
+          find(draft, kind, request.params.name).equalizer = request.body;
         });
-        return true;
+        return true as const;
       },
     );
   };

@@ -3,7 +3,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { DiscoveredDevice, DiscoveredStream, DiscoveryStatus } from '../discovery/schema.js';
 import { isAddress } from './address.js';
 import { Equalizer } from './common.js';
 import {
@@ -16,6 +15,7 @@ import {
   SapSettingsInput,
   SapSettingsPatch,
 } from './discovery.js';
+import { DiscoveredDevice, DiscoveredStream, DiscoveryStatus } from './discovery-status.js';
 import { EqualizerPreset, EqualizerPresetInput } from './equalizer-preset.js';
 import { Favorites } from './favorites.js';
 import { Config, ConfigFile, ConfigMessage, EqualizersFile } from './files.js';

@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { addEntity, emptyConfig, validateConfig } from '../../src/config/model.js';
+import type { Config } from '../../src/schema/files.js';
+import { SourceInput } from '../../src/schema/source.js';
+import { check } from '../../src/schema/validate.js';
 import {
   applyDevice,
   applyStream,
   type DeviceFacts,
   freeName,
   removeAutoAdded,
-} from '../../src/discovery/reconciler.js';
-import { type SapStream, streamId } from '../../src/discovery/sap-listener.js';
-import { parseStream } from '../../src/discovery/sdp.js';
-import type { Config } from '../../src/schema/files.js';
-import { SourceInput } from '../../src/schema/source.js';
-import { check } from '../../src/schema/validate.js';
+} from '../../src/services/discovery/reconciler.js';
+import { type SapStream, streamId } from '../../src/services/discovery/sap-listener.js';
+import { parseStream } from '../../src/services/discovery/sdp.js';
 
 function stream(port = 5004, group = '239.1.1.1', name = 'Studio', session = 77): SapStream {
   const d = parseStream(

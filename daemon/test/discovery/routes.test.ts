@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { ConfigFileError, parseConfigText } from '../../src/config/documents.js';
-import { type SapStream, streamId } from '../../src/discovery/sap-listener.js';
-import { parseStream } from '../../src/discovery/sdp.js';
-import { deviceFromService } from '../../src/discovery/txt.js';
+import { type SapStream, streamId } from '../../src/services/discovery/sap-listener.js';
+import { parseStream } from '../../src/services/discovery/sdp.js';
+import { deviceFromService } from '../../src/services/discovery/txt.js';
 import { build, tempDir } from '../helpers.js';
 
 const ID = '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f';

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
-import { decodeSap, encodeSap, SapPacketError, sapHash } from '../../src/discovery/sap-packet.js';
+import {
+  decodeSap,
+  encodeSap,
+  SapPacketError,
+  sapHash,
+} from '../../src/services/discovery/sap-packet.js';
 
 const SDP = 'v=0\r\no=- 1 1 IN IP4 10.0.0.5\r\ns=x\r\nm=audio 5004 RTP/AVP 96\r\n';
 

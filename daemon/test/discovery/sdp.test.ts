@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { describeSink, sessionIdOf } from '../../src/discovery/sap-announcer.js';
-import { streamId } from '../../src/discovery/sap-listener.js';
-import { announcementSdp, originOf, parseStream, SdpError } from '../../src/discovery/sdp.js';
 import type { Sink } from '../../src/schema/sink.js';
+import { describeSink, sessionIdOf } from '../../src/services/discovery/sap-announcer.js';
+import { streamId } from '../../src/services/discovery/sap-listener.js';
+import {
+  announcementSdp,
+  originOf,
+  parseStream,
+  SdpError,
+} from '../../src/services/discovery/sdp.js';
 
 // As PulseAudio's module-rtp-send writes it (pa_sdp_build: LF line ends, a=type:broadcast).
 const PULSEAUDIO =

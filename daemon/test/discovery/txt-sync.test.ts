@@ -4,19 +4,19 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { addEntity, emptyConfig, updateEntity } from '../../src/config/model.js';
 import { ConfigStore } from '../../src/config/store.js';
-import { silentLog } from '../../src/discovery/log.js';
-import { Reconciler } from '../../src/discovery/reconciler.js';
-import { DiscoveredRegistry } from '../../src/discovery/registry.js';
-import { planSync, SettingsSync } from '../../src/discovery/settings-sync.js';
+import { SinkInput } from '../../src/schema/sink.js';
+import { SourceInput } from '../../src/schema/source.js';
+import { check } from '../../src/schema/validate.js';
+import { silentLog } from '../../src/services/discovery/log.js';
+import { Reconciler } from '../../src/services/discovery/reconciler.js';
+import { DiscoveredRegistry } from '../../src/services/discovery/registry.js';
+import { planSync, SettingsSync } from '../../src/services/discovery/settings-sync.js';
 import {
   type DeviceRecord,
   deviceFromService,
   sinkTxt,
   sourceTxt,
-} from '../../src/discovery/txt.js';
-import { SinkInput } from '../../src/schema/sink.js';
-import { SourceInput } from '../../src/schema/source.js';
-import { check } from '../../src/schema/validate.js';
+} from '../../src/services/discovery/txt.js';
 import { tempDir } from '../helpers.js';
 
 const ID = '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createSocket, type Socket } from 'node:dgram';
 import { describe, type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readEngineSettings } from '../../src/engine/index.js';
+import { readEngineSettings } from '../../src/settings/engine.js';
 import { build, localEngine as local } from '../helpers.js';
 
 async function udp(t: TestContext): Promise<Socket> {

@@ -10,7 +10,7 @@ import { describe, type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify from 'fastify';
 import { app, fastifyOptions } from '../../src/app.js';
-import type { EngineClass } from '../../src/engine/index.js';
+import type { EngineClass } from '../../src/services/engine/index.js';
 import { localEngine as local, tempDir } from '../helpers.js';
 import { faultInjectingEngine } from './fault-binding.js';
 

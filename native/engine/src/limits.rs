@@ -37,3 +37,5 @@ pub const DEFAULT_MULTICAST_TTL: u32 = 64;
 pub const MULTICAST_TTL_MAX: u32 = 255;
 /// Highest RTP payload type (7 bits).
 pub const PAYLOAD_TYPE_MAX: u8 = 127;
+/// Bit depths a sink can be sent (RTP carries 16 and 24 only, see `SinkSpec::sample_format`).
+pub const SINK_BIT_DEPTHS: [u8; 3] = [16, 24, 32];

@@ -7,6 +7,13 @@ use napi::{Error, Status};
 use napi_derive::napi;
 use tributary_engine::FaultInjection;
 
+/// A fault to make happen.
+#[napi(string_enum = "kebab-case")]
+pub enum FaultKind {
+    EnginePanic,
+    SourcePanic,
+}
+
 #[napi]
 impl Engine {
     /// `engine-panic`: the engine thread panics once; `source-panic`: it panics on the next
@@ -14,7 +21,7 @@ impl Engine {
     #[napi(catch_unwind)]
     pub fn inject_fault(
         &mut self,
-        kind: String,
+        #[napi(ts_arg_type = "FaultKind")] kind: String,
         source_id: Option<String>,
         times: Option<u32>,
     ) -> napi::Result<bool> {

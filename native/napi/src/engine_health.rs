@@ -2,10 +2,36 @@
 //! quarantined sources and sinks), and `Engine.check(state)`: whether the engine would take a
 //! state, without applying it (the daemon asks before saving a change).
 
-use crate::engine::{desired_state, Engine, EngineState};
+use crate::engine::Engine;
+use crate::engine_state::{desired_state, EngineState};
 use napi_derive::napi;
 use tributary_engine::Culprit;
 use tributary_engine::HealthState;
+
+/// Whether the engine plays: `restarting` (a thread failed; the graph is rebuilt shortly) or
+/// `failed` (faults kept coming; the next configuration starts it again).
+#[napi(string_enum = "lowercase")]
+pub enum HealthStateName {
+    Running,
+    Restarting,
+    Failed,
+}
+
+/// What a fault is charged to.
+#[napi(string_enum = "lowercase")]
+pub enum CulpritKind {
+    Source,
+    Sink,
+}
+
+/// The source or sink a fault is charged to.
+#[napi(object)]
+pub struct EngineCulprit {
+    pub kind: CulpritKind,
+    #[napi(js_name = "config_id")]
+    pub config_id: String,
+    pub name: String,
+}
 
 /// The last fault of one of the engine's threads.
 #[napi(object)]
@@ -14,13 +40,8 @@ pub struct EngineFault {
     pub thread: String,
     /// The panic's message and location.
     pub reason: String,
-    /// `source` or `sink` when it was charged to one.
-    #[napi(js_name = "culprit_kind")]
-    pub culprit_kind: Option<String>,
-    #[napi(js_name = "culprit_config_id")]
-    pub culprit_config_id: Option<String>,
-    #[napi(js_name = "culprit_name")]
-    pub culprit_name: Option<String>,
+    /// The source or sink it was working on, when it was working on one.
+    pub culprit: Option<EngineCulprit>,
     #[napi(js_name = "ms_ago")]
     pub ms_ago: f64,
     /// Fault to rebuilt graph, ms; absent while restarting.
@@ -31,8 +52,7 @@ pub struct EngineFault {
 /// A source or sink left out because it kept making the engine fail.
 #[napi(object)]
 pub struct EngineQuarantine {
-    /// `source` or `sink`.
-    pub kind: String,
+    pub kind: CulpritKind,
     #[napi(js_name = "config_id")]
     pub config_id: String,
     pub name: String,
@@ -44,9 +64,7 @@ pub struct EngineQuarantine {
 /// The supervisor's view of the engine.
 #[napi(object)]
 pub struct EngineHealth {
-    /// `running`, `restarting` (a thread failed; the graph is rebuilt shortly) or `failed`
-    /// (faults kept coming; the next configuration starts it again).
-    pub state: String,
+    pub state: HealthStateName,
     /// Why it is restarting or failed.
     pub reason: Option<String>,
     pub faults: f64,
@@ -56,10 +74,15 @@ pub struct EngineHealth {
     pub quarantined: Vec<EngineQuarantine>,
 }
 
-fn parts(c: &Culprit) -> (&'static str, String, String) {
-    match c {
-        Culprit::Source { id, name } => ("source", id.clone(), name.clone()),
-        Culprit::Sink { id, name } => ("sink", id.clone(), name.clone()),
+fn culprit(c: &Culprit) -> EngineCulprit {
+    let (kind, id, name) = match c {
+        Culprit::Source { id, name } => (CulpritKind::Source, id, name),
+        Culprit::Sink { id, name } => (CulpritKind::Sink, id, name),
+    };
+    EngineCulprit {
+        kind,
+        config_id: id.clone(),
+        name: name.clone(),
     }
 }
 
@@ -71,33 +94,31 @@ impl Engine {
         let h = self.core()?.health();
         Ok(EngineHealth {
             state: match h.state {
-                HealthState::Running => "running",
-                HealthState::Restarting => "restarting",
-                HealthState::Failed => "failed",
-            }
-            .to_owned(),
+                HealthState::Running => HealthStateName::Running,
+                HealthState::Restarting => HealthStateName::Restarting,
+                HealthState::Failed => HealthStateName::Failed,
+            },
             reason: h.reason,
             faults: h.faults as f64,
             restarts: h.restarts as f64,
-            last_fault: h.last_fault.map(|f| {
-                let culprit = f.culprit.as_ref().map(parts);
-                EngineFault {
-                    thread: f.thread,
-                    reason: f.reason,
-                    culprit_kind: culprit.as_ref().map(|c| c.0.to_owned()),
-                    culprit_config_id: culprit.as_ref().map(|c| c.1.clone()),
-                    culprit_name: culprit.map(|c| c.2),
-                    ms_ago: f.ms_ago,
-                    restart_ms: f.restart_ms,
-                }
+            last_fault: h.last_fault.map(|f| EngineFault {
+                culprit: f.culprit.as_ref().map(culprit),
+                thread: f.thread,
+                reason: f.reason,
+                ms_ago: f.ms_ago,
+                restart_ms: f.restart_ms,
             }),
             quarantined: h
                 .quarantined
                 .into_iter()
                 .map(|q| {
-                    let (kind, config_id, name) = parts(&q.culprit);
+                    let EngineCulprit {
+                        kind,
+                        config_id,
+                        name,
+                    } = culprit(&q.culprit);
                     EngineQuarantine {
-                        kind: kind.to_owned(),
+                        kind,
                         config_id,
                         name,
                         message: q.message,

@@ -2,7 +2,7 @@
 //! copies of them.
 
 use napi_derive::napi;
-use tributary_dsp::ChannelLayout;
+use tributary_dsp::{ChannelLayout, SampleFormat};
 
 use crate::convert::{invalid, stream_format};
 
@@ -10,11 +10,21 @@ use crate::convert::{invalid, stream_format};
 #[napi]
 pub const EQ_BAND_COUNT: u32 = tributary_dsp::eq::BANDS as u32;
 
+/// A sample format's canonical name.
+#[napi(string_enum = "lowercase")]
+pub enum SampleFormatName {
+    S16le,
+    S16be,
+    S24le,
+    S24be,
+    S32le,
+}
+
 /// A parsed `FORMAT:RATE:CHANNELS[:LAYOUT]` stream format.
 #[napi(object)]
 pub struct FormatInfo {
-    /// Canonical sample format name: s16le, s16be, s24le, s24be or s32le.
-    pub sample_format: String,
+    /// Canonical sample format name.
+    pub sample_format: SampleFormatName,
     pub rate: u32,
     pub channels: u32,
     /// Layout name (e.g. `5.1`) or mask (e.g. `0x3F`) for unnamed masks.
@@ -34,7 +44,13 @@ pub struct FormatInfo {
 pub fn parse_format(text: String) -> napi::Result<FormatInfo> {
     let f = stream_format("format", &text)?;
     Ok(FormatInfo {
-        sample_format: f.sample_format.to_string(),
+        sample_format: match f.sample_format {
+            SampleFormat::S16Le => SampleFormatName::S16le,
+            SampleFormat::S16Be => SampleFormatName::S16be,
+            SampleFormat::S24Le => SampleFormatName::S24le,
+            SampleFormat::S24Be => SampleFormatName::S24be,
+            SampleFormat::S32Le => SampleFormatName::S32le,
+        },
         rate: f.rate,
         channels: f.channels() as u32,
         layout: f.layout.to_string(),

@@ -18,3 +18,7 @@ mod engine;
 mod engine_faults;
 mod engine_health;
 mod engine_levels;
+mod engine_options;
+mod engine_state;
+mod engine_stats;
+mod sdp;

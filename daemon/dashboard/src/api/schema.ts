@@ -3,7 +3,7 @@
 // Values come from schema/constants.ts only, which has no TypeBox, so the schema builder stays
 // out of the browser. The solver is the daemon's own, so what a card says plays is what the
 // engine is told to play.
-import type { StatsMessage } from '../../../src/engine/schema.js';
+import type { StatsMessage } from '../../../src/schema/stats.js';
 
 export type { NetworkInfo } from '../../../src/routes/system/network.js';
 export type { Equalizer } from '../../../src/schema/common.js';

@@ -2,17 +2,17 @@
 // config.yaml), and adding a discovered stream or device by hand.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { addDevice, addStreamSource, freeName } from '../../discovery/reconciler.js';
-import { DiscoveryStatus } from '../../discovery/schema.js';
 import { NotAddableError, NotFoundError } from '../../errors.js';
 import {
   DiscoverySettings,
   DiscoverySettingsPatch,
   type DiscoverySettingsPatch as Patch,
 } from '../../schema/discovery.js';
+import { DiscoveryStatus } from '../../schema/discovery-status.js';
 import type { Config } from '../../schema/files.js';
 import { Sink } from '../../schema/sink.js';
 import { Source } from '../../schema/source.js';
+import { addDevice, addStreamSource, freeName } from '../../services/discovery/reconciler.js';
 import { errors } from '../shared.js';
 
 const tags = ['Discovery'];

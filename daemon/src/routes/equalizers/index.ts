@@ -1,11 +1,11 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { addPreset, bandsOf, deletePreset, findPreset } from '../../config/model.js';
 import { EqualizerPreset, EqualizerPresetInput } from '../../schema/equalizer-preset.js';
 import { collectionRoutes } from '../collection-routes.js';
 
 /** /equalizers: named presets, saved in equalizers.yaml. */
-const equalizers: FastifyPluginAsync = async (fastify) => {
-  collectionRoutes<EqualizerPreset, EqualizerPresetInput>(fastify, {
+const equalizers: FastifyPluginAsyncTypebox = async (fastify) => {
+  collectionRoutes(fastify, {
     tag: 'Equalizers',
     noun: 'Equalizer',
     what: 'equalizer preset',
@@ -16,8 +16,7 @@ const equalizers: FastifyPluginAsync = async (fastify) => {
     add: {
       summary: 'Add an equalizer preset',
       description: 'Bands left out are 1.0 (flat). A name already taken is a 409.',
-      apply: (draft, body) =>
-        addPreset(draft, { name: body.name, ...bandsOf(body as EqualizerPreset) }),
+      apply: (draft, body) => addPreset(draft, { name: body.name, ...bandsOf(body) }),
     },
     remove: {
       summary: 'Delete an equalizer preset',

@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyPluginAsync } from 'fastify';
 import { lookup } from '../../config/model.js';
 import { MediaCommandError, NoMediaHostError } from '../../errors.js';
 import { refuseCrossSite } from '../../http/cross-site.js';
@@ -25,7 +25,7 @@ const commandSummaries: Record<MediaCommand, string> = {
 };
 
 /** /sources: where audio comes from, plus media control of the sending computer. */
-const sources: FastifyPluginAsync<SourceRoutesOptions> = async (fastify, options) => {
+const sources: FastifyPluginAsyncTypebox<SourceRoutesOptions> = async (fastify, options) => {
   await fastify.register(
     entityRoutes({
       kind: 'source',
@@ -41,7 +41,7 @@ const sources: FastifyPluginAsync<SourceRoutesOptions> = async (fastify, options
   // GET as the specification has it (refused from another site's page), and POST.
   for (const command of Object.keys(MEDIA_COMMANDS) as MediaCommand[]) {
     for (const method of ['GET', 'POST'] as const) {
-      fastify.route<{ Params: { name: string } }>({
+      fastify.route({
         method,
         url: `/:name/${command}`,
         schema: {
@@ -70,7 +70,7 @@ const sources: FastifyPluginAsync<SourceRoutesOptions> = async (fastify, options
           } catch (err) {
             throw new MediaCommandError(`${source.vnc_ip}:${port}`, (err as Error).message);
           }
-          return true;
+          return true as const;
         },
       });
     }

@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyPluginAsync } from 'fastify';
 import { ConfigMessage } from '../../schema/files.js';
 import { version } from '../../version.js';
 import { errors, feed, upgradeRequired, webSocket } from '../shared.js';
@@ -7,7 +7,7 @@ import { errors, feed, upgradeRequired, webSocket } from '../shared.js';
 const tags = ['System'];
 
 /** /api: health, the OpenAPI document, the whole configuration; /ws/config: live configuration. */
-const system: FastifyPluginAsync = async (fastify) => {
+const system: FastifyPluginAsyncTypebox = async (fastify) => {
   const store = fastify.configStore;
 
   fastify.get(

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
-import type { DiscoveryStatus } from '../../../src/discovery/schema.js';
+import type { DiscoveryStatus } from '../../../src/schema/discovery-status.js';
 import { get, waitFor, withLab } from './lab.js';
 
 const config = `

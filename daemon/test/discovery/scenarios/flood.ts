@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { encodeSap } from '../../../src/discovery/sap-packet.js';
-import type { DiscoveryStatus } from '../../../src/discovery/schema.js';
+import type { DiscoveryStatus } from '../../../src/schema/discovery-status.js';
+import { encodeSap } from '../../../src/services/discovery/sap-packet.js';
 import { get, waitFor, withLab } from './lab.js';
 
 const COUNT = 10_000;

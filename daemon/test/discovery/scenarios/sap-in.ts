@@ -4,7 +4,7 @@
 // (same origin and session id, new group and port) keeps its source.
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
-import { encodeSap } from '../../../src/discovery/sap-packet.js';
+import { encodeSap } from '../../../src/services/discovery/sap-packet.js';
 import { get, type Lab, waitFor, withLab } from './lab.js';
 
 const CLEANUP_S = 8;

@@ -7,7 +7,7 @@ import { createSocket } from 'node:dgram';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { decodeSap, type SapPacket } from '../../../src/discovery/sap-packet.js';
+import { decodeSap, type SapPacket } from '../../../src/services/discovery/sap-packet.js';
 import { type Lab, leftChannel, toneOf, waitFor, wavData, withLab } from './lab.js';
 
 const config = `

@@ -6,12 +6,11 @@ import { lazy, Suspense, useState } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
 import { useLive } from '../../api/hooks';
 import { ownsKey, SHORTCUTS } from '../../lib/shortcuts';
+import { nextStyle, type VisualizerStyle } from '../visualizer/styles';
 import { useActiveSource } from './ActiveSource';
 
 const Visualizer = lazy(() => import('../visualizer/Visualizer'));
 
-export const VISUALIZER_STYLES = ['waveform', 'spectrum', 'bars'] as const;
-export type VisualizerStyle = (typeof VISUALIZER_STYLES)[number];
 const SHOWN_KEY = 'tributary-visualizer';
 
 function remembered(): boolean {
@@ -30,7 +29,7 @@ export function VisualizerSlot() {
   const [shown, setShown] = useState(remembered);
   useHotkeys(
     SHORTCUTS.visualizer.keys,
-    () => setStyle((s) => VISUALIZER_STYLES[(VISUALIZER_STYLES.indexOf(s) + 1) % 3] ?? 'waveform'),
+    () => setStyle(nextStyle),
     { ignoreEventWhen: (e) => ownsKey(e.target, e.key), preventDefault: true },
   );
   const real = sinks ?? [];
@@ -68,9 +67,7 @@ export function VisualizerSlot() {
             <button
               type="button"
               className="button button-small button-secondary"
-              onClick={() =>
-                setStyle(VISUALIZER_STYLES[(VISUALIZER_STYLES.indexOf(style) + 1) % 3]!)
-              }
+              onClick={() => setStyle(nextStyle(style))}
               aria-label={`Style: ${style} (H for the next)`}
             >
               {style[0]!.toUpperCase() + style.slice(1)}

@@ -5,8 +5,8 @@ import { useEffect, useRef, useState } from 'react';
 import { levelFeed } from '../../api/levels';
 import type { SinkLevels } from '../../api/schema';
 import { formatDb } from '../../lib/levels';
-import type { VisualizerStyle } from '../layout/VisualizerSlot';
 import { draw, type Palette, type Trace } from './draw';
+import type { VisualizerStyle } from './styles';
 
 function palette(element: Element): Palette {
   const css = getComputedStyle(element);

@@ -1,0 +1,64 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { StatsMessage } from '../../schema/stats.js';
+import { errors, feed, upgradeRequired, webSocket } from '../shared.js';
+
+const tags = ['System'];
+/** How often /ws/stats pushes a message. */
+export const STATS_INTERVAL_MS = 1000;
+
+/** GET /api/stats and /ws/stats: the engine's counters for every source and sink. */
+const statsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const engine = fastify.engine;
+  // The discovery service registers after the engine; looked up when a message is made.
+  const stats = () => ({ ...engine.stats(), discovery: fastify.discovery.status() });
+
+  fastify.get(
+    '/api/stats',
+    {
+      schema: {
+        tags,
+        operationId: 'getStats',
+        summary: 'Audio engine statistics',
+        description:
+          'Per source: packets, bytes, lost, late, reordered, malformed, jitter, buffer level, ' +
+          'clock drift and detected format. Per sink: packets, underruns, queue. The engine: ' +
+          'state, CPU, ports, and senders no source matches. Discovery: SAP and mDNS state, ' +
+          'counters and what they found (as GET /api/discovery).',
+        response: { 200: StatsMessage, ...errors() },
+      },
+    },
+    async () => stats(),
+  );
+
+  fastify.get(
+    '/ws/stats',
+    {
+      ...webSocket((socket) =>
+        feed(socket, (send) => {
+          send(stats());
+          const timer = setInterval(() => send(stats()), STATS_INTERVAL_MS);
+          return () => clearInterval(timer);
+        }),
+      ),
+      schema: {
+        tags,
+        operationId: 'watchStats',
+        summary: 'Live audio engine statistics (WebSocket)',
+        description:
+          'Upgrade to a WebSocket. The daemon sends a StatsMessage (the GET /api/stats body) at ' +
+          'once and then every second. Messages from the client are ignored. A plain GET ' +
+          'answers 426 Upgrade Required.',
+        response: {
+          101: {
+            ...StatsMessage,
+            description: 'Switching protocols; every message is a StatsMessage.',
+          },
+          ...errors(426),
+        },
+      },
+    },
+    upgradeRequired,
+  );
+};
+
+export default statsRoutes;

@@ -1,0 +1,143 @@
+// What discovery reports (GET /api/discovery, and `discovery` in /api/stats): the state and
+// counters of each part, the streams heard and the devices found, each with the configured
+// source or entry that plays or matches it.
+
+import type {
+  DiscoveredDevice,
+  DiscoveredStream,
+  DiscoveryStatus,
+} from '../../schema/discovery-status.js';
+import type { Config } from '../../schema/files.js';
+import type { MdnsAdvertiser } from './mdns-advertiser.js';
+import type { MdnsEndpoint } from './mdns-endpoint.js';
+import { entryForDevice, sourceForStream } from './reconciler.js';
+import type { DiscoveredRegistry, Heard } from './registry.js';
+import type { SapAnnouncer } from './sap-announcer.js';
+import type { SapListener, SapStream } from './sap-listener.js';
+import type { SettingsSync } from './settings-sync.js';
+import type { DeviceRecord } from './txt.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export interface DiscoveryParts {
+  readonly enabled: boolean;
+  readonly config: Readonly<Config>;
+  readonly streams: DiscoveredRegistry<SapStream>;
+  readonly devices: DiscoveredRegistry<DeviceRecord>;
+  readonly listener: SapListener | null;
+  readonly announcer: SapAnnouncer | null;
+  readonly mdns: {
+    endpoint: MdnsEndpoint;
+    advertiser: MdnsAdvertiser | null;
+    sync: SettingsSync | null;
+  } | null;
+}
+
+export function discoveryStatus(p: DiscoveryParts): DiscoveryStatus {
+  const { listener: l, announcer: a, mdns: m, config } = p;
+  return {
+    enabled: p.enabled,
+    sap: {
+      state: l?.state ?? 'off',
+      error: l?.error ?? null,
+      port: l?.port ?? config.sap.listener.port,
+      groups: l
+        ? [...l.groups].map(([group, error]) => ({ group, joined: error === null, error }))
+        : [],
+      ...(l?.counters ?? {
+        packets: 0,
+        announcements: 0,
+        deletions: 0,
+        malformed: 0,
+        unsupported: 0,
+        own: 0,
+      }),
+      last_problem: l?.lastProblem ?? null,
+      streams: streamList(p.streams, config),
+      announcer: {
+        state: a?.state ?? 'off',
+        error: a?.error ?? null,
+        announced: a?.announced ?? 0,
+        ...(a?.counters ?? { sent: 0, deletions: 0, send_errors: 0 }),
+        last_error: a?.lastError ?? null,
+      },
+    },
+    mdns: {
+      state: m?.endpoint.state ?? 'off',
+      error: m?.endpoint.error ?? null,
+      hostname: m?.advertiser?.hostname ?? null,
+      advertised: m?.advertiser?.advertised ?? [],
+      ...(m?.endpoint.counters ?? { packets: 0, malformed: 0, queries_sent: 0 }),
+      devices: p.devices
+        .list()
+        .map((h) => deviceView(h, entryForDevice(config, h.item)?.name ?? null)),
+      sync: {
+        ...(m?.sync?.counters ?? { to_devices: 0, from_devices: 0, errors: 0, last_error: null }),
+      },
+    },
+  };
+}
+
+/** The streams heard, each with the source that plays it. */
+export function streamList(
+  streams: DiscoveredRegistry<SapStream>,
+  config: Readonly<Config>,
+): DiscoveredStream[] {
+  return streams.list().map((h) => streamView(h, sourceForStream(config, h.item)?.name ?? null));
+}
+
+function streamView(h: Heard<SapStream>, source: string | null): DiscoveredStream {
+  const s = h.item;
+  return {
+    id: s.id,
+    name: s.name,
+    origin: s.origin,
+    sap_source: s.sap_source,
+    sender: s.sender,
+    address: s.address,
+    port: s.port,
+    encoding: s.stream.encoding,
+    format: s.stream.format,
+    sample_rate: s.stream.sample_rate,
+    channels: s.stream.channels,
+    payload_type: s.stream.payload_type,
+    ptime: s.ptime,
+    direction: s.direction,
+    refclk: s.refclk,
+    mediaclk: s.mediaclk,
+    playable: s.unplayable === null,
+    reason: s.unplayable,
+    announcements: h.count,
+    first_seen: iso(h.firstSeen),
+    last_seen: iso(h.lastSeen),
+    source,
+  };
+}
+
+function deviceView(h: Heard<DeviceRecord>, entry: string | null): DiscoveredDevice {
+  const d = h.item;
+  return {
+    id: d.id,
+    kind: d.kind,
+    name: d.name,
+    service: d.service,
+    host: d.host,
+    ip: d.ip,
+    port: d.port,
+    protocol: d.protocol,
+    bit_depth: d.bit_depth,
+    sample_rate: d.sample_rate,
+    channels: d.channels,
+    channel_layout: d.channel_layout,
+    version: d.version,
+    volume: d.volume,
+    rev: d.rev,
+    txt: d.txt,
+    usable: d.usable,
+    reason: d.reason,
+    gone: d.gone,
+    first_seen: iso(h.firstSeen),
+    last_seen: iso(h.lastSeen),
+    entry,
+  };
+}

@@ -1,0 +1,193 @@
+// The engine service: starts the native audio engine, applies the solver's output (the engine's
+// desired state as it is) on every configuration change, reports statistics (the engine's own
+// objects: schema/stats.ts is checked against their types), watches the engine's supervisor
+// (faults, restarts, quarantines: logged as they happen), and stops the engine with the app.
+import { Engine, type EngineHealth, type EngineSinkLevels } from '@tributary/native';
+import type { ConfigSnapshot } from '../../config/store.js';
+import type { StatsMessage } from '../../schema/stats.js';
+import type { EngineSettings } from '../../settings/engine.js';
+import { solve } from '../../solver/solve.js';
+
+export interface EngineLogger {
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string): void;
+}
+
+const EMPTY_PORTS: StatsMessage['engine']['ports'] = { scream: [], tagged: null, rtp: [] };
+
+/** How often the engine's health is read (faults are logged at most this late). */
+export const HEALTH_POLL_MS = 200;
+
+/** The engine class: the binding's, or (tests only) one built with fault injection. */
+export type EngineClass = typeof Engine;
+
+/** Why the engine would refuse the configuration, or null (nothing is applied). */
+export function engineRefusal(config: ConfigSnapshot['config'], binding: EngineClass = Engine) {
+  return binding.check(solve(config));
+}
+
+/** One engine for the daemon's life. `settings` null: ENGINE=off (statistics say so). */
+export class EngineService {
+  readonly #log: EngineLogger;
+  #engine: Engine | null = null;
+  #error: string | null = null;
+  #problems: string[] = [];
+  #cpu = { at: performance.now(), cpuS: 0, percent: 0 };
+  readonly #off: boolean;
+  /** The revision the engine plays, and the last one it refused (with why). */
+  #revision: number | null = null;
+  #rejected: { revision: number; reason: string } | null = null;
+  #health: EngineHealth | null = null;
+  #watch: NodeJS.Timeout | null = null;
+
+  constructor(settings: EngineSettings | null, log: EngineLogger, binding: EngineClass = Engine) {
+    this.#log = log;
+    this.#off = settings === null;
+    if (settings === null) return;
+    try {
+      this.#engine = new binding({
+        bind: settings.bind,
+        screamPorts: settings.screamPorts,
+        taggedPort: settings.taggedPort ?? undefined,
+        tagged: settings.taggedPort !== null,
+        rtpPorts: settings.rtpPorts,
+        multicastGroups: settings.multicastGroups,
+        jitterAdaptive: settings.jitterAdaptive,
+        jitterMinMs: settings.jitterMinMs,
+        jitterMaxMs: settings.jitterMaxMs,
+      });
+      // Its ports are in the startup summary (server.ts) and in /api/stats.
+      this.#health = this.#engine.health();
+      this.#watch = setInterval(() => this.#watchHealth(), HEALTH_POLL_MS);
+      this.#watch.unref();
+    } catch (err) {
+      // The API stays up (so the user can see and fix the problem); /api/stats says why.
+      this.#error = (err as Error).message;
+      log.error(`audio engine not started: ${this.#error}`);
+    }
+  }
+
+  /** Logs what the engine's supervisor did since the last look. */
+  #watchHealth(): void {
+    const engine = this.#engine;
+    if (!engine?.running) return;
+    const before = this.#health;
+    const now = engine.health();
+    this.#health = now;
+    if (!before) return;
+    const fault = now.last_fault;
+    if (now.faults > before.faults && fault) {
+      const on = fault.culprit
+        ? ` while playing ${fault.culprit.kind} '${fault.culprit.name}'`
+        : '';
+      this.#log.error(
+        `audio engine: thread ${fault.thread} failed${on}: ${fault.reason}` +
+          (now.state === 'failed' ? `; ${now.reason}` : '; restarting it'),
+      );
+    }
+    if (now.restarts > before.restarts) {
+      const after = now.last_fault?.restart_ms;
+      this.#log.warn(
+        `audio engine restarted${after === undefined ? '' : ` ${Math.round(after)} ms after the fault`}, ` +
+          `playing configuration revision ${this.#revision ?? '-'}`,
+      );
+    }
+    const held = new Set(before.quarantined.map((q) => q.config_id));
+    for (const q of now.quarantined)
+      if (!held.has(q.config_id)) this.#log.error(`audio engine: ${q.message}`);
+  }
+
+  get running(): boolean {
+    return this.#engine?.running ?? false;
+  }
+
+  /** Plays what the configuration says (the solver's output). */
+  apply(snapshot: Pick<ConfigSnapshot, 'config' | 'revision'>): void {
+    if (!this.#engine) return;
+    try {
+      this.#problems = this.#engine.apply(solve(snapshot.config));
+      this.#revision = snapshot.revision;
+      for (const p of this.#problems) this.#log.warn(`audio engine left something out: ${p}`);
+    } catch (err) {
+      // Changes are checked with the engine before they are saved (engineRefusal), so this is
+      // a bug; it is said, and kept in /api/stats until a later revision applies.
+      const reason = (err as Error).message;
+      this.#rejected = { revision: snapshot.revision, reason };
+      this.#log.error(`audio engine rejected revision ${snapshot.revision}: ${reason}`);
+    }
+  }
+
+  /** Everything GET /api/stats and /ws/stats report. */
+  stats(): Omit<StatsMessage, 'discovery'> {
+    const engine = this.#engine;
+    const s = engine?.running ? engine.stats() : null;
+    if (s) {
+      const now = performance.now();
+      const elapsed = (now - this.#cpu.at) / 1000;
+      if (elapsed >= 0.5) {
+        this.#cpu = {
+          at: now,
+          cpuS: s.cpu_s,
+          percent: ((s.cpu_s - this.#cpu.cpuS) / elapsed) * 100,
+        };
+      }
+    }
+    const health = engine?.running ? engine.health() : null;
+    const fault = health?.last_fault;
+    return {
+      type: 'stats',
+      engine: {
+        state: health?.state === 'running' ? 'running' : this.#off && !engine ? 'off' : 'failed',
+        error: health?.reason ?? (health ? null : this.#error),
+        revision: this.#revision,
+        rejected: this.#rejected,
+        restarts: health?.restarts ?? 0,
+        last_fault: fault
+          ? {
+              thread: fault.thread,
+              reason: fault.reason,
+              culprit: fault.culprit ?? null,
+              ms_ago: fault.ms_ago,
+              restart_ms: fault.restart_ms ?? null,
+            }
+          : null,
+        quarantined: (health?.quarantined ?? []).map(({ ms_left: _, ...q }) => q),
+        uptime_s: s?.uptime_s ?? 0,
+        cpu_s: s?.cpu_s ?? 0,
+        cpu_percent: s ? Math.max(0, this.#cpu.percent) : 0,
+        queue_overflows: s?.queue_overflows ?? 0,
+        unknown_packets: s?.unknown_packets ?? 0,
+        malformed_unknown: s?.malformed_unknown ?? 0,
+        problems: [...this.#problems],
+        ports: engine?.running ? engine.ports() : EMPTY_PORTS,
+      },
+      sources: s?.sources ?? [],
+      sinks: s?.sinks ?? [],
+      unknown_senders: engine?.running ? engine.unknownSenders() : [],
+    };
+  }
+
+  /** Levels of the sinks in `ids` (all when empty): reading them keeps them measured. */
+  levels(ids: string[]): EngineSinkLevels[] {
+    return this.#engine?.running ? this.#engine.levels(ids) : [];
+  }
+
+  /**
+   * Tests only: makes the engine fail on purpose (`engine-panic`, or `source-panic` for the
+   * next `times` packets of a source). Only the binding built with the cargo feature
+   * `fault-injection` can; the product's binding cannot, and this answers false.
+   */
+  injectFault(kind: string, sourceId?: string, times?: number): boolean {
+    const engine = this.#engine as
+      | (Engine & { injectFault?: (kind: string, id?: string, times?: number) => boolean })
+      | null;
+    return engine?.injectFault?.(kind, sourceId, times) ?? false;
+  }
+
+  /** Stops the engine's threads and frees its ports. */
+  stop(): void {
+    if (this.#watch) clearInterval(this.#watch);
+    this.#engine?.stop();
+  }
+}

@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import {
+  check,
+  expandUseTree,
+  findCycles,
+  longFiles,
+  rustGraph,
+  stripRust,
+  tsGraph,
+} from '../check-structure.mjs';
+
+/** A temporary tree with `files` ({path: text}), removed after the test. */
+function tree(t, files) {
+  const root = mkdtempSync(join(tmpdir(), 'structure-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+const edgesOf = (graph) => Object.fromEntries([...graph].map(([k, v]) => [k, [...v].sort()]));
+
+test('a circle of Rust modules through use, super:: and a path in code is found', (t) => {
+  const root = tree(t, {
+    'src/lib.rs': 'pub mod a;\npub mod b;\npub mod c;\n',
+    'src/a.rs': 'use crate::b::{Thing, other::More as M};\npub struct A;\n',
+    'src/b.rs': 'pub mod other;\npub fn f() -> u32 { crate::c::VALUE }\npub struct Thing;\n',
+    'src/b/other.rs': 'use super::super::a::A;\npub struct More;\n',
+    'src/c.rs': '// use crate::a; (a comment, not an import)\npub const VALUE: u32 = 1;\n',
+  });
+  const graph = rustGraph(join(root, 'src'));
+  assert.deepEqual(edgesOf(graph), {
+    'a.rs': ['b.rs', 'b/other.rs'],
+    'b.rs': ['c.rs'],
+    'b/other.rs': ['a.rs'],
+    'c.rs': [],
+    'lib.rs': [],
+  });
+  const cycles = findCycles(graph);
+  assert.equal(cycles.length, 1);
+  assert.deepEqual(cycles[0].members, ['a.rs', 'b/other.rs']);
+  assert.deepEqual(cycles[0].cycle, ['a.rs', 'b/other.rs', 'a.rs']);
+});
+
+test('test-only Rust code does not count; strings and comments are not paths', (t) => {
+  const root = tree(t, {
+    'src/lib.rs': 'pub mod a;\npub mod b;\n',
+    'src/a.rs':
+      'pub fn a() {}\n#[cfg(test)]\nmod tests {\n    use crate::b::B;\n    fn f() { let _ = "crate::b::B"; }\n}\n#[cfg(test)]\nmod more;\n',
+    'src/a/more.rs': 'use crate::b::B;\n',
+    'src/b.rs': "use crate::a::a;\npub struct B<'x>(&'x str);\nconst C: char = '{';\n",
+  });
+  const graph = rustGraph(join(root, 'src'));
+  assert.deepEqual(graph.get('a.rs'), new Set());
+  assert.equal(graph.has('a/more.rs'), false, 'test-only module files are left out');
+  assert.deepEqual(findCycles(graph), []);
+});
+
+test('use trees expand to every path they name', () => {
+  assert.deepEqual(expandUseTree('crate::x::{self, y::{Z, W as V}, *}'), [
+    ['crate', 'x'],
+    ['crate', 'x', 'y', 'Z'],
+    ['crate', 'x', 'y', 'W'],
+    ['crate', 'x'],
+  ]);
+  assert.equal(stripRust('let s = r#"use crate::x;"#; // crate::y\n'), 'let s = ""; \n');
+});
+
+test('a circle of TypeScript imports (static, type-only, re-export, dynamic) is found', (t) => {
+  const root = tree(t, {
+    'src/a.ts': "import { b } from './b.js';\nexport const a = b;\n",
+    'src/b.ts': "export type { C } from './c/index.js';\nexport const b = 1;\n",
+    'src/c/index.ts': "import type { A } from '../d.js';\nexport interface C { a: A }\n",
+    'src/d.ts':
+      "// import './a.js'\nexport type A = number;\nconst later = () => import('./a.js');\n",
+  });
+  const graph = tsGraph(join(root, 'src'));
+  assert.deepEqual(edgesOf(graph), {
+    'a.ts': ['b.ts'],
+    'b.ts': ['c/index.ts'],
+    'c/index.ts': ['d.ts'],
+    'd.ts': ['a.ts'],
+  });
+  const [cycle] = findCycles(graph);
+  assert.deepEqual(cycle.cycle, ['a.ts', 'b.ts', 'c/index.ts', 'd.ts', 'a.ts']);
+});
+
+test('path aliases (tsconfig paths) and .tsx files are followed', (t) => {
+  const root = tree(t, {
+    'site/app/page.tsx': "import { Card } from '@/components/card';\nexport default Card;\n",
+    'site/components/card.tsx': "import { page } from '@/app/page';\nexport const Card = page;\n",
+    'site/lib/x.ts': "import 'react';\n",
+  });
+  const graph = tsGraph(join(root, 'site'), { aliases: { '@/': '.' } });
+  assert.deepEqual(edgesOf(graph), {
+    'app/page.tsx': ['components/card.tsx'],
+    'components/card.tsx': ['app/page.tsx'],
+    'lib/x.ts': [],
+  });
+  const { problems } = check(root, { readmes: ['site', 'site/lib'] });
+  assert.deepEqual(problems, [
+    'site/README.md is missing: say what lives there and what must not',
+    'site/lib/README.md is missing: say what lives there and what must not',
+    'import circle in site: app/page.tsx -> components/card.tsx -> app/page.tsx',
+  ]);
+});
+
+test('every source folder is measured, C included, build output not', (t) => {
+  const lines = (n) => `${Array.from({ length: n }, (_, i) => `// ${i}`).join('\n')}\n`;
+  const root = tree(t, {
+    'firmware/main/big.c': lines(451),
+    'firmware/build/CMakeCache.txt': '',
+    'firmware/build/generated.c': lines(900),
+    'scripts/long.mjs': lines(460),
+    'site/out/bundle.js': lines(5000),
+    'site/lib/short.ts': lines(10),
+  });
+  assert.deepEqual(check(root, { readmes: [] }).problems, [
+    'scripts/long.mjs: 460 lines (at most 450; split it by concept)',
+    'firmware/main/big.c: 451 lines (at most 450; split it by concept)',
+  ]);
+});
+
+test('a file over the limit is reported unless generated or excepted with a reason', (t) => {
+  const lines = (n) => `${Array.from({ length: n }, (_, i) => `// ${i}`).join('\n')}\n`;
+  const root = tree(t, {
+    'native/x/src/lib.rs': lines(451),
+    'native/x/src/ok.rs': lines(450),
+    'native/napi/index.d.ts': lines(900),
+    'daemon/src/long.ts': lines(500),
+    'daemon/README.md': lines(900),
+  });
+  assert.deepEqual(longFiles(root, ['native', 'daemon']), [
+    { file: 'native/x/src/lib.rs', lines: 451 },
+    { file: 'daemon/src/long.ts', lines: 500 },
+  ]);
+  const exceptions = new Map([['daemon/src/long.ts', 'a reason']]);
+  const { problems, report } = check(root, { exceptions, readmes: [] });
+  assert.deepEqual(problems, ['native/x/src/lib.rs: 451 lines (at most 450; split it by concept)']);
+  assert.ok(report.includes('daemon/src/long.ts: 500 lines, allowed: a reason'));
+});
+
+test('this repository has no circle and no long file', () => {
+  const { problems } = check(join(import.meta.dirname, '..', '..'));
+  assert.deepEqual(problems, []);
+});
