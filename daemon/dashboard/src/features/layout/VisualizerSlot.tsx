@@ -27,11 +27,10 @@ export function VisualizerSlot() {
   const [chosen, setChosen] = useState<string | null>(null);
   const [style, setStyle] = useState<VisualizerStyle>('waveform');
   const [shown, setShown] = useState(remembered);
-  useHotkeys(
-    SHORTCUTS.visualizer.keys,
-    () => setStyle(nextStyle),
-    { ignoreEventWhen: (e) => ownsKey(e.target, e.key), preventDefault: true },
-  );
+  useHotkeys(SHORTCUTS.visualizer.keys, () => setStyle(nextStyle), {
+    ignoreEventWhen: (e) => ownsKey(e.target, e.key),
+    preventDefault: true,
+  });
   const real = sinks ?? [];
   const followed = active
     ? real.find((s) => s.paths.some((p) => p.source_config_id === active.config_id))
