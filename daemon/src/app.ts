@@ -9,6 +9,8 @@ import errorHandler from './http/error-handler.js';
 import { useBoundedJson } from './http/json-body.js';
 import discoveryRoutes from './routes/discovery/index.js';
 import equalizerRoutes from './routes/equalizers/index.js';
+import eqResponseRoutes from './routes/equalizers/response.js';
+import levelRoutes from './routes/levels/index.js';
 import routeRoutes from './routes/routes/index.js';
 import sinkRoutes from './routes/sinks/index.js';
 import sourceRoutes from './routes/sources/index.js';
@@ -16,6 +18,7 @@ import statsRoutes from './routes/stats/index.js';
 import favoriteRoutes from './routes/system/favorites.js';
 import systemRoutes from './routes/system/index.js';
 import networkRoutes from './routes/system/network.js';
+import vncRoutes from './routes/vnc/index.js';
 import { serializerCompiler, validatorCompiler } from './schema/compilers.js';
 import { openapiOptions } from './schema/openapi.js';
 import { sharedSchemas } from './schema/validate.js';
@@ -117,6 +120,9 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
   await fastify.register(routeRoutes, { prefix: '/routes' });
   await fastify.register(equalizerRoutes, { prefix: '/equalizers' });
   await fastify.register(favoriteRoutes);
+  await fastify.register(levelRoutes);
+  await fastify.register(eqResponseRoutes);
+  await fastify.register(vncRoutes);
   await fastify.register(networkRoutes, { engineBind: options.engine?.bind ?? null });
   await fastify.register(dashboard, {
     ...(options.dashboardDirectory ? { directory: options.dashboardDirectory } : {}),

@@ -169,3 +169,10 @@ export const StreamUnavailableError = createError<'TRIBUTARY_STREAM_UNAVAILABLE'
   '%s',
   503,
 );
+
+/** 403: a WebSocket to a source's desktop opened by another site's page. Args: the evidence. */
+export const CrossSiteSocketError = createError<'TRIBUTARY_CROSS_SITE', 403, [string]>(
+  'TRIBUTARY_CROSS_SITE',
+  "A source's desktop is only opened from the dashboard's own pages, not another site's (%s)",
+  403,
+);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { curvePath, describeCurve } from '../src/lib/response-curve';
 import { config, eventually, type Running, ready, start } from './harness/dashboard';
 
 let run: Running;
@@ -109,6 +110,35 @@ describe('equalizer', () => {
 
     await dialog.getByRole('button', { name: 'Reset to flat' }).click();
     await eventually(async () => Object.values(await route()).every((g) => g === 1), true);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+  });
+});
+
+describe('equalizer response curve', () => {
+  test("the curve is the engine's design of the bands shown, redrawn as a band moves", async () => {
+    await page.getByRole('button', { name: 'Actions for Hall' }).click();
+    await page.getByRole('menuitem', { name: 'Equalizer' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Equalizer of Hall' });
+    const curve = dialog.getByRole('img', { name: /^Response curve at 48000 Hz/ });
+    await dialog.getByRole('img', { name: /Flat: 0 dB at every frequency/ }).waitFor();
+    const band = dialog.getByRole('slider').nth(8);
+    assert.equal(await band.getAttribute('aria-label'), '1.0 kHz band');
+    await band.focus();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('PageUp');
+    await eventually(async () => (await sink('Hall'))?.equalizer.b9, 1.5);
+    const bands = (await sink('Hall'))!.equalizer;
+    const answer = await run.api('POST', '/api/equalizer/response', { bands, sample_rate: 48000 });
+    const expected = answer.body as { frequencies: number[]; db: number[] };
+    const path = dialog.getByTestId('eq-curve');
+    await eventually(
+      async () => path.getAttribute('d'),
+      curvePath(expected.frequencies, expected.db, 600, 140),
+    );
+    const summary = describeCurve(expected.frequencies, expected.db);
+    assert.match(summary, /^Highest \+3\.\d dB at 1\.\d kHz/);
+    assert.equal(await curve.getAttribute('aria-label'), `Response curve at 48000 Hz. ${summary}`);
+    await dialog.getByRole('button', { name: 'Reset to flat' }).click();
+    await dialog.getByRole('img', { name: /Flat: 0 dB at every frequency/ }).waitFor();
     await dialog.getByRole('button', { name: 'Done' }).click();
   });
 });

@@ -21,6 +21,7 @@ pub mod normalize;
 pub mod resampler;
 pub mod sample_format;
 pub mod simd;
+pub mod spectrum;
 pub mod volume;
 
 #[cfg(test)]
@@ -39,4 +40,5 @@ pub use mixer::Mixer;
 pub use normalize::Normalizer;
 pub use resampler::Resampler;
 pub use sample_format::{decode_into, encode_into, Encoder, SampleFormat};
+pub use spectrum::SpectrumAnalyzer;
 pub use volume::Volume;

@@ -1,6 +1,7 @@
 // The API client: every change the dashboard makes goes through the daemon's documented HTTP API.
 // Errors keep the daemon's own words: its message and each `details[]` entry with the field it names.
 import type {
+  EqResponse,
   Equalizer,
   EqualizerPreset,
   ErrorResponse,
@@ -103,6 +104,10 @@ export const api = {
   },
   setFavorites(favorites: string[]): Promise<Favorites> {
     return call('PUT', '/api/favorites', { favorites });
+  },
+  /** The equalizer's response in dB, from the engine's own filter design. */
+  eqResponse(bands: Equalizer, sampleRate: number): Promise<EqResponse> {
+    return call('POST', '/api/equalizer/response', { bands, sample_rate: sampleRate });
   },
   network(): Promise<NetworkInfo> {
     return call('GET', '/api/network');

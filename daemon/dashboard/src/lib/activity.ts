@@ -156,6 +156,12 @@ export function computeActivity(
 ): Activity {
   const engine = stats?.engine ?? null;
   const down = engineChip(engine);
+  // Left out by the engine because they kept making it fail (a change gives them another go).
+  const held = new Map(engine?.quarantined.map((q) => [q.config_id, q.message]) ?? []);
+  const quarantined = (id: string) => {
+    const message = held.get(id);
+    return message === undefined ? null : chip('problem', 'quarantined', message);
+  };
   const sourceStats = new Map(stats?.sources.map((s) => [s.config_id, s]) ?? []);
   const sinkStats = new Map(stats?.sinks.map((s) => [s.config_id, s]) ?? []);
   const heard = (stats?.unknown_senders ?? []).filter((u) => u.last_seen_ms_ago <= ARRIVING_MS);
@@ -168,6 +174,7 @@ export function computeActivity(
     let state: Chip;
     if (!source.enabled) state = chip('off', 'off', 'Disabled: it plays nowhere.');
     else if (down) state = down;
+    else if (held.has(source.config_id)) state = quarantined(source.config_id)!;
     else if (own && tracker.growing(source.config_id, now)) {
       playing.add(source.config_id);
       const troubles = tracker.troublesLastMinute(source.config_id);
@@ -221,6 +228,7 @@ export function computeActivity(
     let state: Chip;
     if (!sink.enabled) state = chip('off', 'off', 'Disabled: nothing is sent to it.');
     else if (down) state = down;
+    else if (held.has(sink.config_id)) state = quarantined(sink.config_id)!;
     else if (underruns > 0) {
       const playingNow = sinkPlaying.has(sink.config_id);
       state = chip(

@@ -1,6 +1,5 @@
 // The keyboard shortcuts, as the UI guide and the product spec document them. The overlay (`?`)
-// lists this table and the hook binds it, so the two cannot disagree. H (visualizer styles) and
-// fullscreen come with the visualizer.
+// lists this table and the hook binds it, so the two cannot disagree.
 
 export interface Shortcut {
   /** react-hotkeys-hook key names. */
@@ -17,12 +16,21 @@ export const SHORTCUTS = {
   volumeUp: { keys: 'up', label: '↑', action: 'Volume of the active source up (2 dB)' },
   volumeDown: { keys: 'down', label: '↓', action: 'Volume of the active source down (2 dB)' },
   mute: { keys: 'm', label: 'M', action: 'Mute or unmute the active source' },
+  visualizer: {
+    keys: 'h',
+    label: 'H',
+    action: 'Next visualizer style (waveform, spectrum, bars); click it for fullscreen',
+  },
   search: { keys: 'slash', label: '/', action: 'Search' },
   help: { keys: 'shift+slash', label: '?', action: 'Show these shortcuts' },
 } as const satisfies Record<string, Shortcut>;
 
 /** Esc is Radix's: it closes the open dialog or menu. */
-export const ESCAPE: Shortcut = { keys: 'escape', label: 'Esc', action: 'Close a dialog or menu' };
+export const ESCAPE: Shortcut = {
+  keys: 'escape',
+  label: 'Esc',
+  action: 'Close a dialog or menu; leave the fullscreen visualizer',
+};
 
 /**
  * Shortcuts stay off while typing in a field, and keys a focused control uses itself (Space on

@@ -2,7 +2,12 @@
 // desired state as it is) on every configuration change, reports statistics (the engine's own
 // objects: schema/stats.ts is checked against their types), watches the engine's supervisor
 // (faults, restarts, quarantines: logged as they happen), and stops the engine with the app.
-import { Engine, type EngineHealth, type Mp3Stream } from '@tributary/native';
+import {
+  Engine,
+  type EngineHealth,
+  type EngineSinkLevels,
+  type Mp3Stream,
+} from '@tributary/native';
 import type { ConfigSnapshot } from '../../config/store.js';
 import type { StatsMessage } from '../../schema/stats.js';
 import type { EngineSettings } from '../../settings/engine.js';
@@ -166,6 +171,11 @@ export class EngineService {
       sinks: s?.sinks ?? [],
       unknown_senders: engine?.running ? engine.unknownSenders() : [],
     };
+  }
+
+  /** Levels of the sinks in `ids` (all when empty): reading them keeps them measured. */
+  levels(ids: string[]): EngineSinkLevels[] {
+    return this.#engine?.running ? this.#engine.levels(ids) : [];
   }
 
   /**

@@ -6,6 +6,7 @@
 use crate::desired::{ConfigError, DesiredState};
 use crate::options::EngineOptions;
 use crate::runtime::fault::Message;
+use crate::runtime::levels::{LevelReader, SinkLevels};
 use crate::runtime::net::{self, Datagram, Receiver};
 use crate::runtime::plan::{Planner, Retired};
 use crate::runtime::stats::{BoundPorts, EngineCounters, EngineStats, SinkStats, SourceStats};
@@ -43,6 +44,7 @@ pub(crate) struct Control {
     started: Instant,
     /// Where the engine's threads report faults (the supervisor).
     faults: mpsc::Sender<Message>,
+    levels: LevelReader,
 }
 
 impl Control {
@@ -123,6 +125,7 @@ impl Control {
             counters,
             started: Instant::now(),
             faults,
+            levels: LevelReader::default(),
         })
     }
 
@@ -288,6 +291,11 @@ impl Control {
             sources,
             sinks,
         }
+    }
+
+    /// The levels of the sinks in `ids` (all when empty); reading them keeps them measured.
+    pub fn levels(&mut self, ids: &[String]) -> Vec<SinkLevels> {
+        self.levels.read(&self.planner.applied.sink_counters, ids)
     }
 
     /// Senders no source matches and heard in the last minute, most recent first.

@@ -9,6 +9,7 @@ use crate::runtime::fault::{self, Message};
 #[cfg(feature = "fault-injection")]
 use crate::runtime::fault_injection::FaultInjection;
 use crate::runtime::health::{EngineHealth, HealthState};
+use crate::runtime::levels::SinkLevels;
 use crate::runtime::stats::{BoundPorts, EngineStats};
 use crate::runtime::supervisor::{lock, supervise, Inner};
 #[cfg(feature = "fault-injection")]
@@ -93,6 +94,12 @@ impl Engine {
             .map_or(48_000, |s| s.sample_rate);
         drop(inner);
         Mp3Stream::start(counters, rate, bitrate_kbps, deliver).map_err(|e| ConfigError(e.0))
+    }
+
+    /// Peak, RMS, spectrum and waveform of the sinks in `ids` (all when empty), as sent. The
+    /// engine measures a sink only while its levels are read (for two seconds after a read).
+    pub fn levels(&self, ids: &[String]) -> Vec<SinkLevels> {
+        lock(&self.inner).control.levels(ids)
     }
 
     /// The ports actually bound.

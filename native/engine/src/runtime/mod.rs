@@ -6,7 +6,8 @@
 //! - [`control`]: the control side of a running engine; [`plan`]: a change of graph planned
 //!   off the real-time thread; [`worker`]: the engine thread (and [`ingest`], its packets);
 //! - [`net`]: the receiver threads; [`scheduling`]: real-time priority for the engine's
-//!   threads; [`stats`]: engine-wide counters and the statistics snapshot.
+//!   threads; [`stats`]: engine-wide counters and the statistics snapshot; [`levels`]: the
+//!   sinks' levels and spectra for meters and visualizers.
 
 pub mod control;
 pub mod engine;
@@ -15,6 +16,7 @@ pub mod fault;
 pub mod fault_injection;
 pub mod health;
 mod ingest;
+pub mod levels;
 pub mod net;
 pub mod plan;
 pub mod scheduling;

@@ -2,6 +2,7 @@
 //! thread reads.
 
 use crate::sink::listen::ListenTap;
+use crate::sink::meter::LevelMeter;
 use std::sync::atomic::AtomicU64;
 
 /// What a sink publishes (the engine thread stores, any thread reads).
@@ -23,4 +24,6 @@ pub struct SinkCounters {
     /// The tap listening outputs read the mix from (kept with the counters, so a stream
     /// survives the sink being rebuilt).
     pub listen: ListenTap,
+    /// Levels of what is sent, measured while someone reads them.
+    pub meter: LevelMeter,
 }

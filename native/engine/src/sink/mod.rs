@@ -8,6 +8,7 @@
 
 pub mod counters;
 pub mod listen;
+pub mod meter;
 pub mod mix;
 pub mod output;
 pub mod tick;
@@ -16,6 +17,7 @@ use crate::desired::{ConfigError, SinkSpec};
 use crate::graph::path::Path;
 use crate::graph::tap::Tap;
 pub use crate::sink::counters::SinkCounters;
+use crate::sink::meter::MeterWindow;
 use crate::sink::mix::{Mix, Mixed};
 use crate::sink::output::transport::SendContext;
 use crate::sink::output::Output;
@@ -34,6 +36,7 @@ pub struct Sink {
     pub counters: Arc<SinkCounters>,
     clock: TickClock,
     mix: Mix,
+    meter: MeterWindow,
     output: Output,
 }
 
@@ -54,6 +57,7 @@ impl Sink {
             counters: Arc::new(SinkCounters::default()),
             clock: TickClock::new(start, output.period()),
             mix,
+            meter: MeterWindow::new(spec.layout.channels(), spec.sample_rate),
             output,
         })
     }
@@ -110,8 +114,17 @@ impl Sink {
                 &self.counters,
             );
             match &mixed {
-                Mixed::Audio(buf) => self.counters.listen.push_audio(buf, self.spec.sample_rate),
-                Mixed::Silence(n) => self.counters.listen.push_silence(*n, self.spec.sample_rate),
+                Mixed::Audio(audio) => {
+                    self.counters
+                        .listen
+                        .push_audio(audio, self.spec.sample_rate);
+                    let n = frames.min(audio.frames());
+                    self.meter.observe(Some(audio), n, &self.counters.meter);
+                }
+                Mixed::Silence(n) => {
+                    self.counters.listen.push_silence(*n, self.spec.sample_rate);
+                    self.meter.observe(None, *n, &self.counters.meter);
+                }
             }
             self.output.take(mixed);
         }

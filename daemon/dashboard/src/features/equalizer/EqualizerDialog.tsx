@@ -66,7 +66,10 @@ export default function EqualizerDialog({ kind, name }: { kind: Kind; name: stri
           {error}
         </p>
       )}
-      <ResponseCurve bands={shown} />
+      <ResponseCurve
+        bands={shown}
+        sampleRate={kind === 'sink' && 'sample_rate' in entity ? entity.sample_rate : 48000}
+      />
       <fieldset className="eq-bands">
         <legend className="visually-hidden">Bands</legend>
         {EQ_BAND_KEYS.map((key, i) => {

@@ -8,6 +8,7 @@ import { VolumeSlider } from '../../ui/VolumeSlider';
 import { setVolume } from '../entities/actions';
 import { MuteButton } from '../entities/CardControls';
 import { MediaButtons } from '../entities/MediaButtons';
+import { VncLink } from '../entities/VncLink';
 import { activeSource } from './registry';
 
 /** The active source: the one chosen on this device, else the first favorite source, else the first. */
@@ -44,7 +45,12 @@ export function ActiveSource() {
         <strong>{source.name}</strong>
         {chip && <Chip chip={chip} />}
       </div>
-      {source.vnc_ip && <MediaButtons source={source.name} />}
+      {source.vnc_ip && (
+        <>
+          <MediaButtons source={source.name} />
+          <VncLink source={source.name} />
+        </>
+      )}
       <div className="active-volume">
         <MuteButton kind="source" entity={source} />
         <VolumeSlider

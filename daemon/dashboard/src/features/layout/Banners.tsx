@@ -1,7 +1,8 @@
-// What needs attention above the panels: the engine not running (with its reason), problems it
-// reported, and senders it hears that no source matches, each one click from being a source.
+// What needs attention above the panels: the engine not running (with its reason), what it left
+// out or refused, a fault it recovered from lately, problems it reported, and senders it hears that no source matches, each one click from being a source.
 import { useLive } from '../../api/hooks';
 import type { UnknownSender } from '../../api/schema';
+import { engineNotices } from '../../lib/engine-notices';
 import { addUnknownSender } from '../entities/actions';
 
 function describe(sender: UnknownSender): string {
@@ -15,12 +16,15 @@ export function Banners() {
   const unknown = useLive((s) => s.activity.unknownSenders);
   return (
     <div className="banners">
-      {engine?.state === 'failed' && (
-        <p className="banner banner-danger" role="alert">
-          The audio engine is not running: {engine.error ?? 'it failed to start'}. The configuration
-          still works; audio resumes once the engine runs.
+      {engineNotices(engine).map((notice) => (
+        <p
+          key={notice.key}
+          className={`banner banner-${notice.tone}`}
+          role={notice.tone === 'danger' ? 'alert' : 'status'}
+        >
+          {notice.text}
         </p>
-      )}
+      ))}
       {engine?.state === 'off' && (
         <p className="banner">
           The audio engine is off (the server runs with ENGINE=off): changes are saved, nothing

@@ -1,8 +1,100 @@
-/**
- * Where the visualizer goes (bottom of the dashboard, collapsible, click for fullscreen, H cycles
- * waveform / spectrum / bars). Not built yet: it needs the engine's levels WebSocket, which comes
- * with the engine's restructuring (phase 2 of the dashboard). Renders nothing until then.
- */
+// The visualizer's place at the bottom of the dashboard: which sink it shows (the one the active
+// source plays on unless chosen), its style (H cycles waveform, spectrum, bars), and whether it
+// is shown (remembered). The drawing itself (features/visualizer) loads only when shown, and
+// only then does the engine measure the sink.
+import { lazy, Suspense, useState } from 'react';
+import { useHotkeys } from 'react-hotkeys-hook';
+import { useLive } from '../../api/hooks';
+import { ownsKey, SHORTCUTS } from '../../lib/shortcuts';
+import { nextStyle, type VisualizerStyle } from '../visualizer/styles';
+import { useActiveSource } from './ActiveSource';
+
+const Visualizer = lazy(() => import('../visualizer/Visualizer'));
+
+const SHOWN_KEY = 'tributary-visualizer';
+
+function remembered(): boolean {
+  try {
+    return localStorage.getItem(SHOWN_KEY) !== 'hidden';
+  } catch {
+    return true;
+  }
+}
+
 export function VisualizerSlot() {
-  return null;
+  const active = useActiveSource();
+  const sinks = useLive((s) => s.solved?.sinks);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [style, setStyle] = useState<VisualizerStyle>('waveform');
+  const [shown, setShown] = useState(remembered);
+  useHotkeys(SHORTCUTS.visualizer.keys, () => setStyle(nextStyle), {
+    ignoreEventWhen: (e) => ownsKey(e.target, e.key),
+    preventDefault: true,
+  });
+  const real = sinks ?? [];
+  const followed = active
+    ? real.find((s) => s.paths.some((p) => p.source_config_id === active.config_id))
+    : undefined;
+  const sink = real.find((s) => s.config_id === chosen) ?? followed ?? real[0];
+  const show = (next: boolean) => {
+    setShown(next);
+    try {
+      localStorage.setItem(SHOWN_KEY, next ? 'shown' : 'hidden');
+    } catch {}
+  };
+  return (
+    <section className="visualizer" aria-labelledby="visualizer-title" data-style={style}>
+      <div className="visualizer-head">
+        <h2 id="visualizer-title">Visualizer</h2>
+        {shown && real.length > 0 && (
+          <>
+            <label className="visually-hidden" htmlFor="visualizer-sink">
+              Sink shown
+            </label>
+            <select
+              id="visualizer-sink"
+              className="visualizer-select"
+              value={sink?.config_id ?? ''}
+              onChange={(e) => setChosen(e.target.value)}
+            >
+              {real.map((s) => (
+                <option key={s.config_id} value={s.config_id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+            <button
+              type="button"
+              className="button button-small button-secondary"
+              onClick={() => setStyle(nextStyle(style))}
+              aria-label={`Style: ${style} (H for the next)`}
+            >
+              {style[0]!.toUpperCase() + style.slice(1)}
+            </button>
+          </>
+        )}
+        <button
+          type="button"
+          className="button button-small button-secondary"
+          aria-expanded={shown}
+          aria-controls="visualizer-body"
+          onClick={() => show(!shown)}
+        >
+          {shown ? 'Hide' : 'Show'}
+        </button>
+      </div>
+      <div id="visualizer-body">
+        {shown &&
+          (sink ? (
+            <Suspense fallback={<p className="visualizer-note">Loading the visualizer…</p>}>
+              <Visualizer sinkId={sink.config_id} sinkName={sink.name} style={style} />
+            </Suspense>
+          ) : (
+            <p className="visualizer-note">
+              Add a sink to see what it plays: its waveform, spectrum and levels.
+            </p>
+          ))}
+      </div>
+    </section>
+  );
 }

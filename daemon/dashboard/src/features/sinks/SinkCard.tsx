@@ -3,6 +3,7 @@ import { memo, type ReactNode, useId } from 'react';
 import { useLive } from '../../api/hooks';
 import type { Sink } from '../../api/schema';
 import { Chip } from '../../ui/Chip';
+import { LevelMeter } from '../../ui/LevelMeter';
 import { CardControls, FavoriteButton } from '../entities/CardControls';
 import { sinkCounters, sinkFormat, sinkKind } from '../entities/describe';
 import { EntityMenu } from '../entities/EntityMenu';
@@ -47,6 +48,7 @@ export const SinkCard = memo(function SinkCard({
         {format && <> · {format}</>}
       </p>
       <SinkStatus id={sink.config_id} />
+      {!sink.is_group && <LevelMeter configId={sink.config_id} name={sink.name} />}
       {sink.is_group && <Members names={sink.group_members} />}
       <CardControls kind="sink" entity={sink} />
     </article>

@@ -6,6 +6,7 @@ import { Chip } from '../../ui/Chip';
 import { CardControls, FavoriteButton } from '../entities/CardControls';
 import { sourceAddress, sourceCounters, sourceKind } from '../entities/describe';
 import { EntityMenu } from '../entities/EntityMenu';
+import { VncLink } from '../entities/VncLink';
 import { activeSource, useCardRef } from '../layout/registry';
 import { Members } from './Members';
 
@@ -46,6 +47,7 @@ export const SourceCard = memo(function SourceCard({
       <SourceStatus id={source.config_id} />
       {source.is_group && <Members names={source.group_members} />}
       <CardControls kind="source" entity={source} />
+      {source.vnc_ip && <VncLink source={source.name} named />}
       <ConnectPort source={source} />
     </article>
   );

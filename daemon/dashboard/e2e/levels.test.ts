@@ -1,0 +1,136 @@
+// Live levels from the engine: a sink card's meter and the visualizer move for a routed tone and
+// fall flat for silence; H cycles the visualizer's styles; clicking it fills the screen and Esc
+// leaves. Real daemon, real engine, Scream packets on loopback, Debian's Chromium.
+import assert from 'node:assert/strict';
+import type { Socket } from 'node:dgram';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { receivers, sendScream } from './harness/audio';
+import { type Running, ready, start } from './harness/dashboard';
+
+let run: Running;
+let sinks: Socket[];
+let screamPort: number;
+before(async () => {
+  run = await start();
+  sinks = await receivers(1);
+  await run.api('POST', '/sinks', {
+    name: 'Kitchen',
+    ip: '127.0.0.1',
+    port: sinks[0]!.address().port,
+  });
+  await run.api('POST', '/sources', { name: 'PC', ip: '127.0.0.1' });
+  await run.api('POST', '/routes', { name: 'PC to Kitchen', source: 'PC', sink: 'Kitchen' });
+  const stats = await run.api('GET', '/api/stats');
+  screamPort = (stats.body as { engine: { ports: { scream: number[] } } }).engine.ports.scream[0]!;
+});
+after(async () => {
+  for (const s of sinks ?? []) s.close();
+  await run?.close();
+});
+
+/** Rows of the visualizer's canvas with anything drawn: a flat line is a few, a tone many. */
+function drawnRows(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="visualizer-canvas"]');
+    const g = canvas?.getContext('2d');
+    if (!canvas || !g) return -1;
+    const { data, width, height } = g.getImageData(0, 0, canvas.width, canvas.height);
+    let rows = 0;
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        if (data[(y * width + x) * 4 + 3]! > 0) {
+          rows++;
+          break;
+        }
+      }
+    }
+    return rows;
+  });
+}
+
+async function until(what: string, check: () => Promise<boolean>, ms = 8000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('levels', () => {
+  test("the sink's meter and the visualizer move for a routed tone and stay flat for silence", async () => {
+    const { page, context, errors } = await run.open();
+    await ready(page);
+    const meter = page.getByRole('meter', { name: 'Level sent to Kitchen' });
+    await meter.waitFor();
+    await page.locator('[data-testid="visualizer-canvas"]').waitFor();
+    // Silence: the meter reads silent, the waveform is one flat line.
+    await new Promise((r) => setTimeout(r, 700));
+    assert.equal(await meter.getAttribute('aria-valuetext'), 'silent');
+    const flat = await drawnRows(page);
+    assert.ok(flat > 0 && flat <= 6, `silence drew ${flat} rows`);
+
+    const stop = await sendScream(screamPort, ['127.0.0.1']);
+    try {
+      // The harness's tone: 440 Hz at 6000/32767 of full scale, -14.7 dBFS.
+      await until('the tone on the meter', async () =>
+        /^-14\.[5-9] dB$/.test((await meter.getAttribute('aria-valuetext')) ?? ''),
+      );
+      const peak = Number(await meter.getAttribute('data-peak'));
+      assert.ok(Math.abs(peak - 6000 / 32767) < 0.01, `peak ${peak}`);
+      await until('the waveform moving', async () => (await drawnRows(page)) > 12);
+      await page
+        .locator('.visualizer')
+        .getByText(/Kitchen: -14\.\d dB · -14\.\d dB/)
+        .waitFor();
+    } finally {
+      stop();
+    }
+    await until(
+      'silence on the meter',
+      async () => (await meter.getAttribute('aria-valuetext')) === 'silent',
+    );
+    await until('the waveform flat again', async () => (await drawnRows(page)) <= 6);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('H cycles waveform, spectrum and bars; a click fills the screen and Esc leaves; Hide stops it', async () => {
+    const { page, context, errors } = await run.open();
+    await ready(page);
+    const section = page.locator('section.visualizer');
+    await page.locator('[data-testid="visualizer-canvas"]').waitFor();
+    assert.equal(await section.getAttribute('data-style'), 'waveform');
+    for (const style of ['spectrum', 'bars', 'waveform']) {
+      await page.keyboard.press('h');
+      assert.equal(await section.getAttribute('data-style'), style);
+    }
+    // Not while typing in the search field.
+    await page.getByRole('searchbox').fill('h');
+    assert.equal(await section.getAttribute('data-style'), 'waveform');
+    await page.getByRole('searchbox').fill('');
+    await page.locator('main').click({ position: { x: 5, y: 5 } });
+
+    await page.getByRole('button', { name: /of what Kitchen plays: fullscreen/ }).click();
+    await until('fullscreen', async () => (await section.getAttribute('data-fullscreen')) !== null);
+    const box = await section.boundingBox();
+    assert.ok(box && box.height >= 790 && box.width >= 1270, JSON.stringify(box));
+    await page.keyboard.press('Escape');
+    await until(
+      'fullscreen left',
+      async () => (await section.getAttribute('data-fullscreen')) === null,
+    );
+
+    await page.getByRole('button', { name: 'Hide' }).click();
+    assert.equal(await page.locator('[data-testid="visualizer-canvas"]').count(), 0);
+    // Remembered across a reload.
+    await page.reload();
+    await ready(page);
+    await page.getByRole('button', { name: 'Show' }).waitFor();
+    assert.equal(await page.locator('[data-testid="visualizer-canvas"]').count(), 0);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.locator('[data-testid="visualizer-canvas"]').waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});

@@ -1,0 +1,89 @@
+// The VNC button and viewer against a real VNC server (TigerVNC's Xvnc, its desktop painted red):
+// the button opens the source's desktop in a new tab, noVNC connects through the daemon's bridge
+// and draws the remote screen; a source without a VNC host has no button and no desktop.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startXvnc, type Xvnc, xvncMissing } from '../../test/vnc/xvnc';
+import { type Running, ready, start } from './harness/dashboard';
+
+const missing = xvncMissing();
+let run: Running;
+let xvnc: Xvnc | null = null;
+
+before(async () => {
+  run = await start();
+  if (!missing) xvnc = await startXvnc(320, 200, 'rgb:ff/00/00');
+  await run.api('POST', '/sources', {
+    name: 'Studio PC',
+    ip: '127.0.0.1',
+    vnc_ip: '127.0.0.1',
+    vnc_port: xvnc?.port ?? 5900,
+  });
+  await run.api('POST', '/sources', { name: 'Radio', ip: '127.0.0.2' });
+});
+after(async () => {
+  await xvnc?.stop();
+  await run?.close();
+});
+
+describe('vnc', () => {
+  test("the VNC button opens the source's desktop, drawn by noVNC through the bridge", {
+    skip: missing ?? false,
+  }, async () => {
+    const { page, context, errors } = await run.open();
+    await ready(page);
+    const radio = page.getByRole('article', { name: 'Radio' });
+    await radio.waitFor();
+    assert.equal(await radio.getByRole('link', { name: /VNC/ }).count(), 0);
+    const [viewer] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('link', { name: 'VNC: desktop of Studio PC (new tab)' }).click(),
+    ]);
+    viewer.on('pageerror', (e) => errors.push(`viewer: ${e.message}`));
+    await viewer.getByRole('status').getByText('Connected').waitFor({ timeout: 15_000 });
+    assert.match(viewer.url(), /\/vnc\/Studio%20PC$/);
+    await viewer.getByRole('heading', { name: /Studio PC 127\.0\.0\.1:\d+/ }).waitFor();
+    // The remote desktop: 320x200, red, as Xvnc serves it.
+    const screen = await viewer.waitForFunction(() => {
+      const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="vnc-screen"] canvas');
+      if (canvas?.width !== 320) return null;
+      const [r, g, b] = canvas.getContext('2d')!.getImageData(160, 100, 1, 1).data;
+      return r === 255 && g === 0 && b === 0 ? { w: canvas.width, h: canvas.height } : null;
+    });
+    assert.deepEqual(await screen.jsonValue(), { w: 320, h: 200 });
+    for (const name of [
+      'Play/Pause (Space)',
+      'Previous (←)',
+      'Next (→)',
+      'Ctrl+Alt+Del',
+      'Alt+F4',
+    ]) {
+      const button = viewer.getByRole('button', { name });
+      assert.ok(await button.isEnabled(), name);
+      await button.click();
+    }
+    // Still connected after sending them.
+    await viewer.getByRole('status').getByText('Connected').waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('a source without a VNC host has no desktop; an unreachable one says what to check', async () => {
+    const { page, context } = await run.open('/vnc/Radio');
+    await page
+      .getByText('Radio has no VNC host: set its vnc_ip in the dashboard (Edit).')
+      .waitFor();
+    await page.goto('/vnc/Nobody');
+    await page.getByText('There is no source named Nobody.').waitFor();
+    await run.api('PUT', '/sources/Radio', { vnc_ip: '127.0.0.1', vnc_port: 1 });
+    await page.goto('/vnc/Radio');
+    await page
+      .getByRole('status')
+      .getByText(
+        'The connection to the desktop failed: check that a VNC server runs on 127.0.0.1:1',
+      )
+      .waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Reconnect' }).waitFor();
+    await context.close();
+  });
+});

@@ -1,0 +1,6 @@
+// The app's own pages (besides `/`), as links elsewhere in the app name them.
+
+/** The compact menu page the Windows app fetches. */
+export const DESKTOP_MENU_PATH = '/site/DesktopMenu';
+/** The VNC viewer of a source: /vnc/{source name}. */
+export const VNC_PATH = '/vnc/';

@@ -1,0 +1,84 @@
+// A sink's level meter: one bar per channel (peak, with the RMS darker inside), from the shared
+// /ws/levels?detail=meter feed, with a peak meter's ballistics (rises at once, falls 24 dB/s),
+// which the reading it announces follows too. Drawn by writing CSS variables on its own elements
+// (composited transforms), only when a bar moves by a visible step, so 30 messages a second
+// never re-render React; the reading for screen readers changes at most 4 times a second.
+import { useEffect, useRef } from 'react';
+import { levelFeed } from '../api/levels';
+import { fallTowards, formatDb, meterFraction } from '../lib/levels';
+
+const MAX_BARS = 8;
+/** The smallest change of a bar worth a style update (of the bar's width). */
+const STEP = 0.004;
+const ANNOUNCE_MS = 250;
+
+export function LevelMeter({ configId, name }: { configId: string; name: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const root = ref.current;
+    if (!root) return;
+    const bars = [...root.querySelectorAll<HTMLElement>('.level-bar')];
+    const shown = new Array<number>(MAX_BARS).fill(0);
+    const drawn = bars.map(() => ({ peak: -1, rms: -1, hidden: true }));
+    let at = performance.now();
+    let announcedAt = 0;
+    let announced = '';
+    return levelFeed('detail=meter').subscribe((message) => {
+      const levels = message.sinks.find((s) => s.config_id === configId);
+      const now = performance.now();
+      const elapsed = (now - at) / 1000;
+      at = now;
+      const peaks = levels?.peak ?? [];
+      let loudest = 0;
+      bars.forEach((bar, c) => {
+        const peak = peaks[c];
+        const last = drawn[c]!;
+        const hidden = peak === undefined;
+        if (hidden !== last.hidden) {
+          bar.hidden = hidden;
+          last.hidden = hidden;
+        }
+        if (hidden) return;
+        shown[c] = fallTowards(shown[c] ?? 0, peak, elapsed);
+        loudest = Math.max(loudest, shown[c]!);
+        const p = meterFraction(shown[c]!);
+        const r = meterFraction(levels?.rms[c] ?? 0);
+        if (Math.abs(p - last.peak) >= STEP || (p === 0) !== (last.peak === 0)) {
+          bar.style.setProperty('--peak', p.toFixed(3));
+          last.peak = p;
+        }
+        if (Math.abs(r - last.rms) >= STEP || (r === 0) !== (last.rms === 0)) {
+          bar.style.setProperty('--rms', r.toFixed(3));
+          last.rms = r;
+        }
+      });
+      const text = formatDb(loudest);
+      if (text !== announced && (now - announcedAt >= ANNOUNCE_MS || text === 'silent')) {
+        announced = text;
+        announcedAt = now;
+        root.dataset.peak = loudest.toFixed(4);
+        root.setAttribute('aria-valuenow', String(Math.round(meterFraction(loudest) * 60 - 60)));
+        root.setAttribute('aria-valuetext', text);
+      }
+    });
+  }, [configId]);
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: one value for several channels' bars; <meter> draws one bar and holds no children
+    <div
+      ref={ref}
+      className="level-meter"
+      role="meter"
+      aria-label={`Level sent to ${name}`}
+      aria-valuemin={-60}
+      aria-valuemax={0}
+      aria-valuenow={-60}
+      aria-valuetext="silent"
+      data-peak="0"
+    >
+      {Array.from({ length: MAX_BARS }, (_, c) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a fixed bar per channel
+        <span key={c} className="level-bar" hidden />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+// The sinks' levels for meters and the visualizer: GET /api/levels and every message of
+// /ws/levels. The engine measures them from what each sink sends, only while someone reads.
+import { type Static, Type } from '@sinclair/typebox';
+
+/** Log-spaced spectrum bands the engine reports, 20 Hz to 20 kHz. */
+export const SPECTRUM_BANDS = 64;
+/** Points of the decimated waveform. */
+export const WAVE_POINTS = 256;
+/** Messages per second on /ws/levels. */
+export const LEVELS_PER_SECOND = 30;
+
+export const LevelsQuery = Type.Object(
+  {
+    sink: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 4000,
+        description:
+          'config_id of the sink to report, or several separated by commas; every sink the ' +
+          'engine plays when absent.',
+      }),
+    ),
+    detail: Type.Optional(
+      Type.Union([Type.Literal('meter'), Type.Literal('full')], {
+        default: 'full',
+        description:
+          '`meter`: peak and RMS only (for level meters); `full`: also the spectrum and waveform.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type LevelsQuery = Static<typeof LevelsQuery>;
+
+const perChannel = (description: string) =>
+  Type.Array(Type.Number({ minimum: 0 }), {
+    maxItems: 8,
+    description: `${description} per channel, linear (1.0 is full scale), over the latest ~33 ms.`,
+  });
+
+export const SinkLevels = Type.Object(
+  {
+    config_id: Type.String(),
+    name: Type.String(),
+    channels: Type.Integer({ minimum: 0, description: '0 before the first measurement.' }),
+    sample_rate: Type.Integer({ minimum: 0 }),
+    windows: Type.Number({
+      minimum: 0,
+      description:
+        'Windows (~33 ms) measured so far; the same in two messages means nothing new. A sink is ' +
+        'measured only while someone reads its levels, so the first reading is zeros.',
+    }),
+    peak: perChannel('Peak'),
+    rms: perChannel('RMS'),
+    spectrum: Type.Optional(
+      Type.Array(Type.Number(), {
+        maxItems: SPECTRUM_BANDS,
+        description: `${SPECTRUM_BANDS} band levels in dBFS (floor -120), log-spaced from 20 Hz to 20 kHz (or half the sample rate); absent with detail=meter.`,
+      }),
+    ),
+    wave_min: Type.Optional(
+      Type.Array(Type.Number(), {
+        maxItems: WAVE_POINTS,
+        description: `The channels' average over the latest 2048 samples, in ${WAVE_POINTS} stretches: the lowest sample of each (with wave_max, an envelope that loses nothing to decimation); absent with detail=meter.`,
+      }),
+    ),
+    wave_max: Type.Optional(
+      Type.Array(Type.Number(), {
+        maxItems: WAVE_POINTS,
+        description: 'The highest sample of each stretch; absent with detail=meter.',
+      }),
+    ),
+  },
+  { title: 'SinkLevels', additionalProperties: false },
+);
+export type SinkLevels = Static<typeof SinkLevels>;
+
+export const LevelsMessage = Type.Object(
+  {
+    type: Type.Literal('levels'),
+    sinks: Type.Array(SinkLevels, {
+      description: 'The sinks asked for that the engine plays (none when the engine is off).',
+    }),
+  },
+  { title: 'LevelsMessage', additionalProperties: false },
+);
+export type LevelsMessage = Static<typeof LevelsMessage>;

@@ -1,0 +1,162 @@
+// The sinks' levels through the daemon: /api/levels and /ws/levels report what the engine
+// measures from what a sink sends (a real Scream tone on 127.0.0.1 through a real route), and
+// the engine measures only while someone reads.
+import assert from 'node:assert/strict';
+import { createSocket, type Socket } from 'node:dgram';
+import { describe, type TestContext, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { build, localEngine as local } from '../helpers.js';
+
+interface Levels {
+  config_id: string;
+  name: string;
+  channels: number;
+  windows: number;
+  peak: number[];
+  rms: number[];
+  spectrum?: number[];
+  wave_min?: number[];
+  wave_max?: number[];
+}
+
+async function udp(t: TestContext): Promise<Socket> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
+  t.after(() => socket.close());
+  return socket;
+}
+
+/** Plays a sine of `hz` at `amplitude` (linear) as Scream 48 kHz 16-bit stereo, real time. */
+function tone(tx: Socket, port: number, hz: number, amplitude: number) {
+  let frame = 0;
+  let stopped = false;
+  const start = performance.now();
+  const run = async () => {
+    for (let k = 0; !stopped; k++) {
+      const packet = Buffer.alloc(5 + 1152);
+      packet.set([0x01, 16, 2, 0x03, 0x00]);
+      for (let i = 0; i < 288; i++, frame++) {
+        const v = Math.round(amplitude * 32767 * Math.sin((2 * Math.PI * hz * frame) / 48000));
+        packet.writeInt16LE(v, 5 + i * 4);
+        packet.writeInt16LE(v, 7 + i * 4);
+      }
+      tx.send(packet, port, '127.0.0.1');
+      await sleep(Math.max(0, start + (k + 1) * 6 - performance.now()));
+    }
+  };
+  const done = run();
+  return async () => {
+    stopped = true;
+    await done;
+  };
+}
+
+async function until(what: string, check: () => boolean, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+const loudestBand = (spectrum: number[]) => spectrum.indexOf(Math.max(...spectrum));
+/** Centre of band `b` of 64 log-spaced bands from 20 Hz to 20 kHz. */
+const centreHz = (b: number) => 20 * 1000 ** ((b + 0.5) / 64);
+
+describe('sink levels', () => {
+  test('a routed tone shows its level, spectrum and waveform on /ws/levels; silence reads zero', async (t) => {
+    const app = await build(t, { engine: local });
+    const rx = await udp(t);
+    for (const [url, payload] of [
+      ['/sinks', { name: 'Kitchen', ip: '127.0.0.1', port: rx.address().port }],
+      ['/sources', { name: 'PC', ip: '127.0.0.1' }],
+      ['/routes', { name: 'PC to Kitchen', source: 'PC', sink: 'Kitchen' }],
+    ] as const) {
+      const res = await app.inject({ method: 'POST', url, payload });
+      assert.equal(res.statusCode, 201, res.body);
+    }
+    const stats = (await app.inject('/api/stats')).json();
+    const sinkId: string = stats.sinks[0].config_id;
+
+    // Nobody has read it: the engine has measured nothing.
+    const first = (await app.inject(`/api/levels?sink=${sinkId}`)).json();
+    assert.equal(first.type, 'levels');
+    assert.equal(first.sinks.length, 1);
+    assert.equal(first.sinks[0].windows, 0);
+
+    const messages: { sinks: Levels[] }[] = [];
+    const ws = await app.injectWS(
+      `/ws/levels?sink=${sinkId}`,
+      {},
+      { onInit: (s) => s.on('message', (d) => messages.push(JSON.parse(d.toString()))) },
+    );
+    t.after(() => ws.terminate());
+    const stop = tone(await udp(t), stats.engine.ports.scream[0], 1000, 0.5);
+    t.after(stop);
+    const latest = () => messages.at(-1)?.sinks[0];
+    await until('the tone on the meter', () => (latest()?.peak[0] ?? 0) > 0.45);
+    await sleep(300);
+    const loud = latest()!;
+    assert.equal(loud.name, 'Kitchen');
+    assert.equal(loud.channels, 2);
+    for (const c of [0, 1]) {
+      assert.ok(Math.abs(loud.peak[c]! - 0.5) < 0.02, `peak ${loud.peak}`);
+      assert.ok(Math.abs(loud.rms[c]! - 0.5 / Math.SQRT2) < 0.02, `rms ${loud.rms}`);
+    }
+    assert.equal(loud.spectrum?.length, 64);
+    const band = loudestBand(loud.spectrum!);
+    assert.ok(Math.abs(Math.log2(centreHz(band) / 1000)) < 0.2, `loudest band ${band}`);
+    assert.ok(
+      Math.abs(loud.spectrum![band]! - 20 * Math.log10(0.5)) < 2,
+      `${loud.spectrum![band]} dB`,
+    );
+    assert.equal(loud.wave_min?.length, 256);
+    assert.equal(loud.wave_max?.length, 256);
+    // The envelope of a 1 kHz tone: each stretch of 8 samples spans part of a cycle, and the
+    // stretches together reach both crests.
+    assert.ok(Math.max(...loud.wave_max!) > 0.48, `wave_max ${loud.wave_max}`);
+    assert.ok(Math.min(...loud.wave_min!) < -0.48, `wave_min ${loud.wave_min}`);
+    assert.ok(loud.wave_min!.every((v, i) => v <= loud.wave_max![i]!));
+    // About 30 messages a second.
+    const count = messages.length;
+    await sleep(1000);
+    assert.ok(messages.length - count >= 20, `${messages.length - count} messages in 1 s`);
+
+    await stop();
+    // The meter's window is 33 ms; the spectrum's 85 ms: both fall to nothing.
+    await until('silence on the meter', () => latest()?.peak[0] === 0, 4000);
+    await until('silence in the spectrum', () => Math.max(...latest()!.spectrum!) <= -100, 2000);
+    assert.ok(latest()!.wave_max!.every((v) => v === 0));
+  });
+
+  test('detail=meter sends peak and RMS only; bad queries get 400; a plain GET of the socket 426; engine off, no sinks', async (t) => {
+    const app = await build(t, { engine: local });
+    const rx = await udp(t);
+    await app.inject({
+      method: 'POST',
+      url: '/sinks',
+      payload: { name: 'Den', ip: '127.0.0.1', port: rx.address().port },
+    });
+    const meter = (await app.inject('/api/levels?detail=meter')).json();
+    assert.equal(meter.sinks.length, 1);
+    assert.deepEqual(Object.keys(meter.sinks[0]).sort(), [
+      'channels',
+      'config_id',
+      'name',
+      'peak',
+      'rms',
+      'sample_rate',
+      'windows',
+    ]);
+    const none = (await app.inject('/api/levels?sink=nothing-like-it')).json();
+    assert.deepEqual(none.sinks, []);
+    const bad = await app.inject('/api/levels?detail=loud');
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().details[0].path, 'detail');
+    const plain = await app.inject('/ws/levels');
+    assert.equal(plain.statusCode, 426);
+
+    const off = await build(t);
+    assert.deepEqual((await off.inject('/api/levels')).json(), { type: 'levels', sinks: [] });
+  });
+});

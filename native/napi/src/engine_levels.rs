@@ -1,0 +1,58 @@
+//! `engine.levels(ids)`: each sink's peak and RMS per channel, a 64-band spectrum and a
+//! decimated waveform of what it sends, for meters and visualizers. Reading a sink is what makes
+//! the engine measure it (for two seconds after each read); nobody reading costs nothing.
+
+use crate::engine::Engine;
+use napi_derive::napi;
+
+/// One sink's levels, as sent.
+#[napi(object)]
+pub struct EngineSinkLevels {
+    #[napi(js_name = "config_id")]
+    pub config_id: String,
+    pub name: String,
+    pub channels: u32,
+    #[napi(js_name = "sample_rate")]
+    pub sample_rate: u32,
+    /// Meter windows (~33 ms each) measured so far; unchanged between two reads: nothing new.
+    pub windows: f64,
+    /// Per channel, linear (1.0 is full scale), over the latest window.
+    pub peak: Vec<f64>,
+    pub rms: Vec<f64>,
+    /// 64 levels in dBFS (-120 floor), log-spaced from 20 Hz to 20 kHz (or half the rate).
+    pub spectrum: Vec<f64>,
+    /// The channels' average over the latest 2048 samples in 256 stretches: the lowest sample
+    /// of each...
+    #[napi(js_name = "wave_min")]
+    pub wave_min: Vec<f64>,
+    /// ...and the highest.
+    #[napi(js_name = "wave_max")]
+    pub wave_max: Vec<f64>,
+}
+
+#[napi]
+impl Engine {
+    /// The levels of the sinks whose `config_id` is in `ids` (every sink when absent or
+    /// empty). A sink starts being measured at its first read, so that read gives zeros.
+    #[napi(catch_unwind)]
+    pub fn levels(&mut self, ids: Option<Vec<String>>) -> napi::Result<Vec<EngineSinkLevels>> {
+        let widen = |v: Vec<f32>| v.into_iter().map(f64::from).collect();
+        Ok(self
+            .core()?
+            .levels(&ids.unwrap_or_default())
+            .into_iter()
+            .map(|l| EngineSinkLevels {
+                config_id: l.id,
+                name: l.name,
+                channels: l.channels as u32,
+                sample_rate: l.sample_rate,
+                windows: l.windows as f64,
+                peak: widen(l.peak),
+                rms: widen(l.rms),
+                spectrum: widen(l.spectrum),
+                wave_min: widen(l.wave_min),
+                wave_max: widen(l.wave_max),
+            })
+            .collect())
+    }
+}
