@@ -10,6 +10,12 @@ before(async () => {
   // Port 9 (discard): the sink's own packets go nowhere; the stream is what is listened to.
   const res = await run.api('POST', '/sinks', { name: 'Desk', ip: '127.0.0.1', port: 9 });
   assert.equal(res.status, 201);
+  const group = await run.api('POST', '/sinks', {
+    name: 'Upstairs',
+    is_group: true,
+    group_members: ['Desk'],
+  });
+  assert.equal(group.status, 201);
 });
 after(() => run?.close());
 
@@ -38,4 +44,26 @@ test('Chromium plays /stream/{ip}/ in <audio>: currentTime advances, no error', 
   };
   assert.equal(stats.streams[0]?.sink, 'Desk');
   assert.ok((stats.streams[0]?.bytes_sent ?? 0) > 40_000);
+});
+
+test("a sink's card has a Stream button to its MP3 stream; a group's has none", async () => {
+  const { page } = await run.open('/');
+  const link = page.getByRole('link', { name: 'Stream: Desk as MP3 (new tab)' });
+  await link.waitFor();
+  assert.equal(await link.getAttribute('href'), '/stream/127.0.0.1/');
+  assert.equal(await link.getAttribute('target'), '_blank');
+  assert.equal(await page.getByRole('link', { name: /^Stream: Upstairs/ }).count(), 0);
+  // What it opens is the stream itself.
+  const head = await page.evaluate(
+    async (href) => {
+      const controller = new AbortController();
+      const res = await fetch(href as string, { signal: controller.signal });
+      const type = res.headers.get('content-type');
+      controller.abort();
+      return { status: res.status, type };
+    },
+    await link.getAttribute('href'),
+  );
+  assert.equal(head.status, 200);
+  assert.equal(head.type, 'audio/mpeg');
 });

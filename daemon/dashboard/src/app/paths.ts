@@ -4,3 +4,5 @@
 export const DESKTOP_MENU_PATH = '/site/DesktopMenu';
 /** The VNC viewer of a source: /vnc/{source name}. */
 export const VNC_PATH = '/vnc/';
+/** A sink's MP3 stream, served by the daemon: /stream/{sink ip}/. */
+export const STREAM_PATH = '/stream/';
