@@ -14,10 +14,12 @@
 
 #[path = "common/hearing.rs"]
 mod hearing;
+#[path = "common/pulse.rs"]
+mod pulse;
 
 use hearing::{hear, quantile_abs};
+use pulse::Pulse;
 use std::net::{Ipv4Addr, UdpSocket};
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
@@ -124,7 +126,10 @@ fn measure(run: &Run, seconds: f64, json: bool) {
     assert!(problems.is_empty(), "{problems:?}");
 
     // GStreamer: its jitter buffer into a PulseAudio null sink, recorded.
-    let pa = Pulse::start();
+    let pa = Pulse::start(
+        "fidelity",
+        "load-module module-null-sink sink_name=ref rate=48000",
+    );
     let gst_port = free_port();
     let recording = pa.dir.join("gst.raw");
     let mut gst = Command::new("gst-launch-1.0")
@@ -341,57 +346,4 @@ fn free_port() -> u16 {
         }
     }
     panic!("no free port pair");
-}
-
-/// A PulseAudio daemon of the bench's own with a null sink `ref` at 48 kHz.
-struct Pulse {
-    child: Child,
-    dir: PathBuf,
-}
-
-impl Pulse {
-    fn start() -> Self {
-        let dir = std::env::temp_dir().join(format!("trib-fidelity-pa-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let socket = dir.join("native");
-        std::fs::write(
-            dir.join("pa.pa"),
-            format!(
-                "load-module module-native-protocol-unix auth-anonymous=1 socket={}\n\
-                 load-module module-null-sink sink_name=ref rate=48000\n",
-                socket.display()
-            ),
-        )
-        .unwrap();
-        let child = Command::new("pulseaudio")
-            .args(["-n", "-F"])
-            .arg(dir.join("pa.pa"))
-            .args(["--exit-idle-time=-1", "--disallow-exit", "--system=false"])
-            .args(["--daemonize=no", "--log-level=error"])
-            .env("HOME", &dir)
-            .env("XDG_RUNTIME_DIR", &dir)
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("pulseaudio runs");
-        let until = Instant::now() + Duration::from_secs(10);
-        while !socket.exists() {
-            assert!(Instant::now() < until, "PulseAudio did not start");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        std::thread::sleep(Duration::from_millis(300));
-        Pulse { child, dir }
-    }
-
-    fn server(&self) -> String {
-        format!("unix:{}", self.dir.join("native").display())
-    }
-}
-
-impl Drop for Pulse {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
 }

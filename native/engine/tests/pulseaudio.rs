@@ -9,12 +9,15 @@
 mod common;
 #[path = "../benches/common/hearing.rs"]
 mod hearing;
+#[path = "../benches/common/pulse.rs"]
+mod pulse;
 
 use common::*;
+use pulse::Pulse;
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tributary_engine::wire::rtp::RtpFormat;
 use tributary_engine::SinkProtocol;
 
@@ -64,60 +67,6 @@ fn inside_namespace(test: &str) -> bool {
         .expect("unshare runs");
     assert!(status.success(), "{test} failed inside its namespace");
     false
-}
-
-/// A PulseAudio daemon of the test's own, loading `modules` after a native socket.
-struct Pulse {
-    child: Child,
-    dir: PathBuf,
-}
-
-impl Pulse {
-    fn start(name: &str, modules: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("trib-pa-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let socket = dir.join("native");
-        let script = format!(
-            "load-module module-native-protocol-unix auth-anonymous=1 socket={}\n{modules}\n",
-            socket.display()
-        );
-        std::fs::write(dir.join("pa.pa"), script).unwrap();
-        let child = Command::new("pulseaudio")
-            .args(["-n", "-F"])
-            .arg(dir.join("pa.pa"))
-            .args([
-                "--exit-idle-time=-1",
-                "--disallow-exit",
-                "--system=false",
-                "--daemonize=no",
-                "--log-level=error",
-            ])
-            .env("HOME", &dir)
-            .env("XDG_RUNTIME_DIR", &dir)
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("pulseaudio runs");
-        let until = Instant::now() + Duration::from_secs(10);
-        while !socket.exists() {
-            assert!(Instant::now() < until, "PulseAudio did not start");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        std::thread::sleep(Duration::from_millis(300));
-        Pulse { child, dir }
-    }
-
-    fn server(&self) -> String {
-        format!("unix:{}", self.dir.join("native").display())
-    }
-}
-
-impl Drop for Pulse {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
 }
 
 /// (gaps over 2 ms between first and last sound in ms, the median frequency of the gap-free
