@@ -30,8 +30,13 @@ export async function watchPaintedTexts(page: Page, selector: string): Promise<v
   })()`);
 }
 
+/**
+ * What was painted so far, read after two more frames: a text Playwright has just seen in the
+ * DOM is recorded by the watcher's next frame, not before (reading at once raced it).
+ */
 export function paintedTexts(page: Page): Promise<PaintedTexts> {
-  return page.evaluate(
-    () => (window as unknown as { __paintedTexts: PaintedTexts }).__paintedTexts,
-  );
+  return page.evaluate(async () => {
+    for (let i = 0; i < 2; i++) await new Promise((done) => requestAnimationFrame(done));
+    return (window as unknown as { __paintedTexts: PaintedTexts }).__paintedTexts;
+  });
 }
