@@ -11,15 +11,7 @@ import {
   freeName,
   removeAutoAdded,
 } from '../../src/services/discovery/reconciler.js';
-import { type SapStream, streamId } from '../../src/services/discovery/sap-listener.js';
-import { parseStream } from '../../src/services/discovery/sdp.js';
-
-function stream(port = 5004, group = '239.1.1.1', name = 'Studio', session = 77): SapStream {
-  const d = parseStream(
-    `v=0\no=pw ${session} 1 IN IP4 10.0.0.5\ns=${name}\nc=IN IP4 ${group}/32\nm=audio ${port} RTP/AVP 127\na=rtpmap:127 L16/48000/2\n`,
-  );
-  return { ...d, id: streamId(d.origin, d), sap_source: '10.0.0.5', sender: '10.0.0.5', hash: 1 };
-}
+import { studioStream as stream } from './heard-stream.js';
 
 function config(): Config {
   const c = emptyConfig();

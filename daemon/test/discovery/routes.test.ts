@@ -4,19 +4,11 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { ConfigFileError, parseConfigText } from '../../src/config/documents.js';
-import { type SapStream, streamId } from '../../src/services/discovery/sap-listener.js';
-import { parseStream } from '../../src/services/discovery/sdp.js';
 import { deviceFromService } from '../../src/services/discovery/txt.js';
 import { build, tempDir } from '../helpers.js';
+import { heardStream, studioStream } from './heard-stream.js';
 
 const ID = '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
-
-function stream(sdpExtra = ''): SapStream {
-  const d = parseStream(
-    `v=0\no=pw 77 1 IN IP4 10.0.0.5\ns=Studio\nc=IN IP4 239.1.1.1/32\nm=audio 5004 RTP/AVP 127\na=rtpmap:127 L16/48000/2${sdpExtra}\n`,
-  );
-  return { ...d, id: streamId(d.origin, d), sap_source: '10.0.0.5', sender: '10.0.0.5', hash: 1 };
-}
 
 describe('discovery API', () => {
   test('off (no DISCOVERY setting): GET /api/discovery and /api/stats say so', async (t) => {
@@ -90,8 +82,9 @@ describe('discovery API', () => {
         .statusCode,
       404,
     );
-    app.discovery.streams.heard(stream());
-    const id = encodeURIComponent(stream().id);
+    const studio = studioStream();
+    app.discovery.streams.heard(studio);
+    const id = encodeURIComponent(studio.id);
     const res = await app.inject({
       method: 'POST',
       url: `/api/discovery/streams/${id}/add`,
@@ -112,19 +105,15 @@ describe('discovery API', () => {
     const listed = (await app.inject('/api/discovery')).json().sap.streams[0];
     assert.deepEqual([listed.source, listed.format, listed.playable], ['Studio', 'S16BE', true]);
 
-    const opus = parseStream(
+    const talk = heardStream(
       'v=0\no=- 9 1 IN IP4 10.0.0.6\ns=Talk\nc=IN IP4 239.1.1.9\nm=audio 5004 RTP/AVP 111\na=rtpmap:111 opus/48000/2\n',
+      '10.0.0.6',
+      2,
     );
-    app.discovery.streams.heard({
-      ...opus,
-      id: 'talk',
-      sap_source: '10.0.0.6',
-      sender: '10.0.0.6',
-      hash: 2,
-    });
+    app.discovery.streams.heard(talk);
     const refused = await app.inject({
       method: 'POST',
-      url: '/api/discovery/streams/talk/add',
+      url: `/api/discovery/streams/${encodeURIComponent(talk.id)}/add`,
       payload: {},
     });
     assert.equal(refused.statusCode, 409);

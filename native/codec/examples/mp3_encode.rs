@@ -5,19 +5,12 @@
 //!
 //! Usage: mp3_encode IN.raw RATE OUT.mp3 [KBPS]
 
+#[path = "common/cpu.rs"]
+mod cpu;
+
+use cpu::cpu_seconds;
 use std::io::Write;
 use tributary_codec::Mp3Encoder;
-
-/// CPU time of this thread, seconds.
-fn cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes into the timespec we own.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -5,18 +5,11 @@
 //!
 //! Usage: opus_encode IN.raw PROFILE
 
-use tributary_codec::{OpusEncoder, OPUS_PROFILES};
+#[path = "common/cpu.rs"]
+mod cpu;
 
-/// CPU time of this thread, seconds.
-fn cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes into the timespec we own.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9
-}
+use cpu::cpu_seconds;
+use tributary_codec::{OpusEncoder, OPUS_PROFILES};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

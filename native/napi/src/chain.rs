@@ -2,10 +2,9 @@
 
 use napi::bindgen_prelude::{Buffer, Uint8ArraySlice, Unknown};
 use napi_derive::napi;
-use tributary_dsp::eq::BANDS;
-use tributary_dsp::{Chain as DspChain, ChainConfig, MixMatrix};
+use tributary_dsp::{Chain as DspChain, ChainConfig};
 
-use crate::convert::{bytes, eq_gains, finite, js_error, matrix, matrix_rows, pcm, stream_format};
+use crate::convert::{bytes, finite, js_error, matrix_rows, pcm, stream_format, PathSettings};
 
 /// How to build a chain. Formats are `FORMAT:RATE:CHANNELS[:LAYOUT]`, e.g. `s16le:44100:2` or
 /// `s24be:48000:6:5.1(side)`; formats are s16le, s16be (l16), s24le, s24be (l24), s32le;
@@ -54,42 +53,6 @@ pub struct ChainSettings {
     pub ratio_adjust: Option<f64>,
 }
 
-/// The settings `new` and `set` share, converted from JavaScript values and checked for what the
-/// binding can check (finite numbers, 18 gains, matrix shape); the DSP core checks the ranges.
-struct Live {
-    volume: Option<f32>,
-    eq: Option<[f32; BANDS]>,
-    delay_ms: Option<f64>,
-    /// `Some(None)`: an empty array, which `set` takes as the default matrix for the layouts
-    /// (`new` has no matrix to restore and refuses it).
-    matrix: Option<Option<MixMatrix>>,
-}
-
-impl Live {
-    fn parse(
-        volume: Option<f64>,
-        eq: Option<&[f64]>,
-        delay_ms: Option<f64>,
-        rows: Option<&[Vec<f64>]>,
-        empty_is_default: bool,
-    ) -> napi::Result<Live> {
-        Ok(Live {
-            volume: volume
-                .map(|v| finite("volume", v))
-                .transpose()?
-                .map(|v| v as f32),
-            eq: eq.map(eq_gains).transpose()?,
-            delay_ms: delay_ms.map(|d| finite("delayMs", d)).transpose()?,
-            matrix: rows
-                .map(|rows| {
-                    let default = empty_is_default && rows.is_empty();
-                    (!default).then(|| matrix(rows)).transpose()
-                })
-                .transpose()?,
-        })
-    }
-}
-
 /// A route's processing: input format -> matrix -> resample -> EQ -> volume -> delay ->
 /// normalisation -> output format. A neutral chain returns its input bytes unchanged.
 #[napi]
@@ -104,23 +67,17 @@ impl Chain {
         let input = stream_format("input", &options.input)?;
         let output = stream_format("output", &options.output)?;
         let mut cfg = ChainConfig::new(input, output);
-        let live = Live::parse(
+        let settings = PathSettings::parse(
             options.volume,
             options.eq.as_deref(),
             options.delay_ms,
             options.matrix.as_deref(),
             false,
         )?;
-        if let Some(v) = live.volume {
-            cfg.volume = v;
-        }
-        if let Some(eq) = live.eq {
-            cfg.eq = eq;
-        }
-        if let Some(d) = live.delay_ms {
-            cfg.delay_ms = d;
-        }
-        cfg.matrix = live.matrix.flatten();
+        cfg.volume = settings.volume.unwrap_or(cfg.volume);
+        cfg.eq = settings.eq.unwrap_or(cfg.eq);
+        cfg.delay_ms = settings.delay_ms.unwrap_or(cfg.delay_ms);
+        cfg.matrix = settings.matrix.flatten();
         cfg.normalize = options.normalize.unwrap_or(false);
         cfg.dither = options.dither.unwrap_or(true);
         cfg.drift_correction = options.drift_correction.unwrap_or(false);
@@ -174,7 +131,7 @@ impl Chain {
     /// invalid field.
     #[napi]
     pub fn set(&mut self, settings: ChainSettings) -> napi::Result<()> {
-        let live = Live::parse(
+        let live = PathSettings::parse(
             settings.volume,
             settings.eq.as_deref(),
             settings.delay_ms,

@@ -40,6 +40,43 @@ pub fn finite(field: &str, v: f64) -> napi::Result<f64> {
     }
 }
 
+/// A path's settings as `Chain` (`new` and `set`) and `PathPreview` take them, converted from
+/// JavaScript values and checked for what the binding can check (finite numbers, 18 gains,
+/// matrix shape); the DSP core checks the ranges. `None`: not given.
+pub struct PathSettings {
+    pub volume: Option<f32>,
+    pub eq: Option<[f32; BANDS]>,
+    pub delay_ms: Option<f64>,
+    /// `Some(None)`: an empty array, which `Chain.set` takes as the default matrix for the
+    /// layouts (`empty_is_default`; elsewhere there is no matrix to restore and it is refused).
+    pub matrix: Option<Option<MixMatrix>>,
+}
+
+impl PathSettings {
+    pub fn parse(
+        volume: Option<f64>,
+        eq: Option<&[f64]>,
+        delay_ms: Option<f64>,
+        rows: Option<&[Vec<f64>]>,
+        empty_is_default: bool,
+    ) -> napi::Result<PathSettings> {
+        Ok(PathSettings {
+            volume: volume
+                .map(|v| finite("volume", v))
+                .transpose()?
+                .map(|v| v as f32),
+            eq: eq.map(eq_gains).transpose()?,
+            delay_ms: delay_ms.map(|d| finite("delayMs", d)).transpose()?,
+            matrix: rows
+                .map(|rows| {
+                    let default = empty_is_default && rows.is_empty();
+                    (!default).then(|| matrix(rows)).transpose()
+                })
+                .transpose()?,
+        })
+    }
+}
+
 /// Rows of gains, one row per output channel, one gain per input channel.
 pub fn matrix(rows: &[Vec<f64>]) -> napi::Result<MixMatrix> {
     let rows32: Vec<Vec<f32>> = rows

@@ -8,7 +8,7 @@ use tributary_dsp::{decode_into, AudioBuffer, Encoder, StreamFormat};
 use tributary_engine::graph::preview::Preview;
 use tributary_engine::{PathSpec, SinkProtocol, SinkSpec};
 
-use crate::convert::{bytes, eq_gains, finite, invalid, js_error, pcm, stream_format};
+use crate::convert::{bytes, invalid, js_error, pcm, stream_format, PathSettings};
 
 /// How to build a preview. Formats are `FORMAT:RATE:CHANNELS[:LAYOUT]` as for `Chain`; the
 /// output's rate and layout are the sink's.
@@ -49,16 +49,17 @@ impl PathPreview {
     pub fn new(options: PathPreviewOptions) -> napi::Result<Self> {
         let input = stream_format("input", &options.input)?;
         let output = stream_format("output", &options.output)?;
+        let settings = PathSettings::parse(
+            options.volume,
+            options.eq.as_deref(),
+            options.delay_ms,
+            None,
+            false,
+        )?;
         let mut path = PathSpec::new("preview");
-        if let Some(v) = options.volume {
-            path.volume = finite("volume", v)? as f32;
-        }
-        if let Some(eq) = &options.eq {
-            path.eq = eq_gains(eq)?;
-        }
-        if let Some(d) = options.delay_ms {
-            path.delay_ms = finite("delayMs", d)?;
-        }
+        path.volume = settings.volume.unwrap_or(path.volume);
+        path.eq = settings.eq.unwrap_or(path.eq);
+        path.delay_ms = settings.delay_ms.unwrap_or(path.delay_ms);
         let mut sink = SinkSpec::new(
             "preview",
             SinkProtocol::Scream,

@@ -5,11 +5,12 @@
 // good announcement afterwards is still heard.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { createSocket, type Socket } from 'node:dgram';
+import type { Socket } from 'node:dgram';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DiscoveryStatus } from '../../../src/schema/discovery-status.js';
 import { encodeSap } from '../../../src/services/discovery/sap-packet.js';
 import { get, waitFor, withLab } from './lab.js';
+import { sapSender } from './sap-peers.js';
 
 const COUNT = 10_000;
 const config = `
@@ -151,9 +152,7 @@ export default () =>
     let n = 0;
     const baseline = await latency(() => ++n < 100);
 
-    const tx = createSocket({ type: 'udp4', reuseAddr: true });
-    await new Promise<void>((resolve) => tx.bind(0, () => resolve()));
-    lab.atEnd(() => tx.close());
+    const { socket: tx, send: announce } = await sapSender(lab, '224.2.127.254');
     const before = await get<DiscoveryStatus>(daemon, '/api/discovery');
     let flooding = true;
     const started = performance.now();
@@ -186,11 +185,7 @@ export default () =>
     // Still listening: a good announcement is heard at once.
     const sdp =
       'v=0\r\no=- 77 1 IN IP4 10.77.0.9\r\ns=After\r\nc=IN IP4 239.255.1.1/32\r\nt=0 0\r\nm=audio 5004 RTP/AVP 96\r\na=rtpmap:96 L16/48000/2\r\n';
-    tx.send(
-      encodeSap({ type: 'announce', hash: 99, source: '10.77.0.9', payload: sdp }),
-      9875,
-      '224.2.127.254',
-    );
+    await announce({ type: 'announce', hash: 99, source: '10.77.0.9', payload: sdp });
     await waitFor(
       'the announcement after the flood',
       async () =>

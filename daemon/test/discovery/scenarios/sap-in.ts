@@ -3,9 +3,8 @@
 // when ffmpeg is killed, cleanup_timeout after its last announcement. A stream that moves
 // (same origin and session id, new group and port) keeps its source.
 import assert from 'node:assert/strict';
-import { createSocket } from 'node:dgram';
-import { encodeSap } from '../../../src/services/discovery/sap-packet.js';
 import { get, type Lab, waitFor, withLab } from './lab.js';
+import { ffmpegToneSender, sapSender } from './sap-peers.js';
 
 const CLEANUP_S = 8;
 const config = `
@@ -43,27 +42,8 @@ interface Stats {
   sources: { name: string; packets: number; format: string | null }[];
 }
 
-function ffmpegAnnouncing(lab: Lab, port: number) {
-  return lab.spawn('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-re',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=1000:sample_rate=48000',
-    '-ac',
-    '2',
-    '-c:a',
-    'pcm_s16be',
-    '-t',
-    '60',
-    '-f',
-    'sap',
-    `sap://224.2.127.254:${port}?same_port=1`,
-  ]);
-}
+const ffmpegAnnouncing = (lab: Lab, port: number) =>
+  ffmpegToneSender(lab, 60, 'sap', `sap://224.2.127.254:${port}?same_port=1`);
 
 export default () =>
   withLab(async (lab) => {
@@ -130,18 +110,9 @@ export default () =>
     assert.ok(removeByTimeoutMs <= (CLEANUP_S + 2) * 1000, `${removeByTimeoutMs} ms`);
 
     // 4. A stream that moves keeps its source: same origin and session id, new group and port.
-    const tx = createSocket({ type: 'udp4', reuseAddr: true });
-    await new Promise<void>((resolve) => tx.bind(0, () => resolve()));
-    lab.atEnd(() => tx.close());
+    const sap = await sapSender(lab, '239.255.255.255');
     const announce = (type: 'announce' | 'delete', payload: string, source: string) =>
-      new Promise<void>((resolve, reject) =>
-        tx.send(
-          encodeSap({ type, hash: payload.length * 7 + 1, source, payload }),
-          9875,
-          '239.255.255.255',
-          (e) => (e ? reject(e) : resolve()),
-        ),
-      );
+      sap.send({ type, hash: payload.length * 7 + 1, source, payload });
     const sdp = (version: number, origin: string, group: string, port: number) =>
       `v=0\r\no=studio 3906185631 ${version} IN IP4 ${origin}\r\ns=Studio A\r\n` +
       `c=IN IP4 ${group}/32\r\nt=0 0\r\nm=audio ${port} RTP/AVP 98\r\na=rtpmap:98 L24/48000/2\r\n` +

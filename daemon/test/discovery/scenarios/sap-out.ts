@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeSap, type SapPacket } from '../../../src/services/discovery/sap-packet.js';
 import { type Lab, leftChannel, toneOf, waitFor, wavData, withLab } from './lab.js';
+import { ffmpegToneSender } from './sap-peers.js';
 
 const config = `
 sinks:
@@ -104,25 +105,7 @@ export default () =>
   withLab(async (lab) => {
     const heard = await capture(lab);
     const daemon = await lab.daemon(config);
-    const tone = lab.spawn('ffmpeg', [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-re',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=1000:sample_rate=48000',
-      '-ac',
-      '2',
-      '-c:a',
-      'pcm_s16be',
-      '-t',
-      '90',
-      '-f',
-      'rtp',
-      'rtp://127.0.0.1:41000',
-    ]);
+    const tone = ffmpegToneSender(lab, 90, 'rtp', 'rtp://127.0.0.1:41000');
 
     // The announcement: what the engine sends, every second (interval 1).
     await waitFor(

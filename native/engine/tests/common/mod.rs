@@ -245,6 +245,21 @@ pub fn longest_sound(samples: &[f64]) -> (usize, usize) {
     best
 }
 
+/// Asserts that a 16-bit stereo Scream sink played a `freq` Hz tone throughout what it sent in
+/// `packets`: over 2 s of it, no near-silence of `max_gap` samples or more in between. Returns
+/// the longest near-silence (samples).
+#[track_caller]
+pub fn assert_tone_throughout(packets: &[(Instant, Vec<u8>)], freq: f64, max_gap: usize) -> usize {
+    let left = left_channel(packets, None);
+    let played = sounding(&left);
+    assert!(played.len() > 48_000 * 2, "played {} frames", played.len());
+    let gap = longest_silence(played);
+    assert!(gap < max_gap, "a {gap}-sample dropout");
+    let (f, _) = tone(played, 48_000.0);
+    assert!((f - freq).abs() < 5.0, "{f} Hz");
+    gap
+}
+
 /// Ends a test that cannot run on this machine (not root, a tool missing). Outside CI it writes
 /// `ENV-SKIP <test>: <reason>` straight to stderr, past the test harness's output capture, and
 /// `npm test` counts the test as skipped instead of passed. Under CI=true, where every tool is
