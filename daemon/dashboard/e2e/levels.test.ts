@@ -1,5 +1,5 @@
-// Live levels from the engine: a sink card's meter and the visualizer move for a routed tone and
-// fall flat for silence; H cycles the visualizer's styles; clicking it fills the screen and Esc
+// Live levels from the engine: a sink card's meter, the active source's meter and the visualizer
+// (of a sink or of the active source) move for a routed tone and fall flat for silence; H cycles the visualizer's styles; clicking it fills the screen and Esc
 // leaves. Real daemon, real engine, Scream packets on loopback, Debian's Chromium.
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:dgram';
@@ -88,6 +88,45 @@ describe('levels', () => {
     }
     await until(
       'silence on the meter',
+      async () => (await meter.getAttribute('aria-valuetext')) === 'silent',
+    );
+    await until('the waveform flat again', async () => (await drawnRows(page)) <= 6);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test("the active source's meter and its visualizer move for a tone and stay flat for silence", async () => {
+    const { page, context, errors } = await run.open();
+    await ready(page);
+    const active = page.getByRole('region', { name: 'Active source' });
+    const meter = active.getByRole('meter', { name: 'Level of PC' });
+    await meter.waitFor();
+    await page
+      .getByLabel('What the visualizer shows')
+      .selectOption({ label: 'PC (active source)' });
+    await page.getByRole('button', { name: /of what PC sends: fullscreen/ }).waitFor();
+    await new Promise((r) => setTimeout(r, 700));
+    assert.equal(await meter.getAttribute('aria-valuetext'), 'silent');
+    const flat = await drawnRows(page);
+    assert.ok(flat > 0 && flat <= 6, `silence drew ${flat} rows`);
+
+    const stop = await sendScream(screamPort, ['127.0.0.1']);
+    try {
+      await until('the tone on the source meter', async () =>
+        /^-14\.[5-9] dB$/.test((await meter.getAttribute('aria-valuetext')) ?? ''),
+      );
+      const peak = Number(await meter.getAttribute('data-peak'));
+      assert.ok(Math.abs(peak - 6000 / 32767) < 0.01, `peak ${peak}`);
+      await until('the waveform moving', async () => (await drawnRows(page)) > 12);
+      await page
+        .locator('.visualizer')
+        .getByText(/PC: -14\.\d dB · -14\.\d dB/)
+        .waitFor();
+    } finally {
+      stop();
+    }
+    await until(
+      'silence on the source meter',
       async () => (await meter.getAttribute('aria-valuetext')) === 'silent',
     );
     await until('the waveform flat again', async () => (await drawnRows(page)) <= 6);
