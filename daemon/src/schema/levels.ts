@@ -28,7 +28,7 @@ export const LevelsQuery = Type.Object(
         description:
           'config_id of the source to report (the dashboard asks for its active source), or ' +
           'several separated by commas; no source when absent. A source is measured as it ' +
-          'enters the routing graph, before any route’s volume and EQ, and only while an ' +
+          'enters the routing graph, before any volume and EQ (its own included), and only while an ' +
           'enabled route plays it (others are not reported).',
       }),
     ),
@@ -91,7 +91,8 @@ export type SinkLevels = Static<typeof SinkLevels>;
 
 export const SourceLevels = Type.Object(levelFields, {
   title: 'SourceLevels',
-  description: 'A source’s levels as it enters the routing graph (before any route’s volume).',
+  description:
+    'A source’s levels as it enters the routing graph (before any volume and EQ, its own included).',
   additionalProperties: false,
 });
 export type SourceLevels = Static<typeof SourceLevels>;
