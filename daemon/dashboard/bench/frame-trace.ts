@@ -48,8 +48,9 @@ export interface FrameFigures {
   readonly breakdown: Readonly<Record<WorkKind, number>>;
 }
 
-/** Trace events by the kind of work they are (Chromium's timeline names; they nest, so a
- * script's forced layout counts as layout and as script). */
+/** Trace events by the kind of work they are (Chromium's timeline names). Events of one kind
+ * nest (a FunctionCall inside a FireAnimationFrame): their time is counted once. A script's
+ * forced layout counts as layout and as script. */
 const WORK = {
   script: ['FunctionCall', 'TimerFire', 'FireAnimationFrame', 'EventDispatch', 'RunMicrotasks'],
   style: ['UpdateLayoutTree', 'ScheduleStyleRecalculation'],
@@ -66,6 +67,19 @@ function distribution(values: number[]): Distribution {
   const at = (p: number) =>
     sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
   return { p50: at(50), p95: at(95), p99: at(99), max: sorted.at(-1) ?? 0, count: sorted.length };
+}
+
+/** The time (µs) `spans` cover, each moment once. */
+function covered(spans: readonly TraceEvent[]): number {
+  let total = 0;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const e of [...spans].sort((a, b) => a.ts - b.ts)) {
+    const stop = e.ts + (e.dur ?? 0);
+    if (stop <= end) continue;
+    total += stop - Math.max(e.ts, end);
+    end = stop;
+  }
+  return total;
 }
 
 export async function traceFrames(
@@ -134,10 +148,8 @@ export async function traceFrames(
   );
   const breakdown = Object.fromEntries(
     Object.entries(WORK).map(([kind, names]) => {
-      const us = inRun
-        .filter((e) => (names as readonly string[]).includes(e.name))
-        .reduce((n, e) => n + (e.dur ?? 0), 0);
-      return [kind, us / 1000 / Math.max(1, perFrame.length)];
+      const spans = inRun.filter((e) => (names as readonly string[]).includes(e.name));
+      return [kind, covered(spans) / 1000 / Math.max(1, perFrame.length)];
     }),
   ) as Record<WorkKind, number>;
   return {
