@@ -87,7 +87,13 @@ export declare class Engine {
    * The levels of the sinks whose `config_id` is in `ids` (every sink when absent or
    * empty). A sink starts being measured at its first read, so that read gives zeros.
    */
-  levels(ids?: Array<string> | undefined | null): Array<EngineSinkLevels>
+  levels(ids?: Array<string> | undefined | null): Array<EngineLevels>
+  /**
+   * The levels of the sources whose `config_id` is in `ids` (every source the engine plays
+   * when absent or empty), as they enter the graph, before any route's volume or EQ. Only
+   * sources an enabled route plays are reported; the first read gives zeros.
+   */
+  sourceLevels(ids?: Array<string> | undefined | null): Array<EngineLevels>
   /**
    * Starts the MP3 stream of the playing sink `sinkId` (its config_id) at `kbps` (32 to
    * 320, MPEG-1 Layer III rates but 56). Throws for an unknown sink, another bit rate, or a
@@ -231,6 +237,28 @@ export interface EngineHealth {
   restarts: number
   last_fault?: EngineFault
   quarantined: Array<EngineQuarantine>
+}
+
+/** One sink's levels as sent, or one source's as it enters the graph. */
+export interface EngineLevels {
+  config_id: string
+  name: string
+  channels: number
+  sample_rate: number
+  /** Meter windows (~33 ms each) measured so far; unchanged between two reads: nothing new. */
+  windows: number
+  /** Per channel, linear (1.0 is full scale), over the latest window. */
+  peak: Array<number>
+  rms: Array<number>
+  /** 64 levels in dBFS (-120 floor), log-spaced from 20 Hz to 20 kHz (or half the rate). */
+  spectrum: Array<number>
+  /**
+   * The channels' average over the latest 2048 samples in 256 stretches: the lowest sample
+   * of each...
+   */
+  wave_min: Array<number>
+  /** ...and the highest. */
+  wave_max: Array<number>
 }
 
 /** The engine's bounds and defaults (see `EngineLimits`). */
@@ -388,28 +416,6 @@ export interface EngineSink {
   payload_type?: number | null
   /** At most one path per real source. */
   paths: Array<EnginePath>
-}
-
-/** One sink's levels, as sent. */
-export interface EngineSinkLevels {
-  config_id: string
-  name: string
-  channels: number
-  sample_rate: number
-  /** Meter windows (~33 ms each) measured so far; unchanged between two reads: nothing new. */
-  windows: number
-  /** Per channel, linear (1.0 is full scale), over the latest window. */
-  peak: Array<number>
-  rms: Array<number>
-  /** 64 levels in dBFS (-120 floor), log-spaced from 20 Hz to 20 kHz (or half the rate). */
-  spectrum: Array<number>
-  /**
-   * The channels' average over the latest 2048 samples in 256 stretches: the lowest sample
-   * of each...
-   */
-  wave_min: Array<number>
-  /** ...and the highest. */
-  wave_max: Array<number>
 }
 
 /** Per-sink statistics. */

@@ -51,9 +51,13 @@ async function edge(page: Page, name: string, side: 'left' | 'right') {
   return { x: side === 'right' ? box.x + box.width : box.x, y: box.y + box.height / 2 };
 }
 
+// Tall enough that every source and route card stays in view once live statistics and levels
+// have grown the cards (a line is left out only when its three cards are all scrolled away).
+const TALL = { width: 1280, height: 1600 };
+
 describe('desktop: the connection view', () => {
   test('a line per route, drawn where the cards are, redrawn as a panel scrolls', async () => {
-    const { page, context } = await run.open('/', { width: 1280, height: 1200 });
+    const { page, context } = await run.open('/', TALL);
     await ready(page);
     await page.waitForFunction(
       () => document.querySelector('canvas.route-lines')?.getAttribute('data-lines') === '7',
@@ -95,7 +99,7 @@ describe('desktop: the connection view', () => {
   });
 
   test("clicking a line selects its route's card", async () => {
-    const { page, context } = await run.open('/', { width: 1280, height: 1200 });
+    const { page, context } = await run.open('/', TALL);
     await ready(page);
     await page.waitForFunction(
       () => document.querySelector('canvas.route-lines')?.getAttribute('data-lines') === '7',

@@ -1,10 +1,10 @@
-// Live levels from the engine: a sink card's meter and the visualizer move for a routed tone and
-// fall flat for silence; H cycles the visualizer's styles; clicking it fills the screen and Esc
+// Live levels from the engine: a sink card's meter, the active source's meter and the visualizer
+// (of a sink or of the active source) move for a routed tone and fall flat for silence; H cycles the visualizer's styles; clicking it fills the screen and Esc
 // leaves. Real daemon, real engine, Scream packets on loopback, Debian's Chromium.
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:dgram';
 import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { receivers, sendScream } from './harness/audio';
 import { type Running, ready, start } from './harness/dashboard';
 
@@ -57,6 +57,33 @@ async function until(what: string, check: () => Promise<boolean>, ms = 8000) {
   }
 }
 
+/** A meter and the visualizer (its canvas and readout) read silence, then the harness's tone
+ * (440 Hz at 6000/32767 of full scale, -14.7 dBFS) while it plays, then silence again. */
+async function followTheTone(page: Page, meter: Locator, readout: RegExp) {
+  await new Promise((r) => setTimeout(r, 700));
+  assert.equal(await meter.getAttribute('aria-valuetext'), 'silent');
+  const flat = await drawnRows(page);
+  assert.ok(flat > 0 && flat <= 6, `silence drew ${flat} rows`);
+
+  const stop = await sendScream(screamPort, ['127.0.0.1']);
+  try {
+    await until('the tone on the meter', async () =>
+      /^-14\.[5-9] dB$/.test((await meter.getAttribute('aria-valuetext')) ?? ''),
+    );
+    const peak = Number(await meter.getAttribute('data-peak'));
+    assert.ok(Math.abs(peak - 6000 / 32767) < 0.01, `peak ${peak}`);
+    await until('the waveform moving', async () => (await drawnRows(page)) > 12);
+    await page.locator('.visualizer').getByText(readout).waitFor();
+  } finally {
+    stop();
+  }
+  await until(
+    'silence on the meter',
+    async () => (await meter.getAttribute('aria-valuetext')) === 'silent',
+  );
+  await until('the waveform flat again', async () => (await drawnRows(page)) <= 6);
+}
+
 describe('levels', () => {
   test("the sink's meter and the visualizer move for a routed tone and stay flat for silence", async () => {
     const { page, context, errors } = await run.open();
@@ -64,33 +91,22 @@ describe('levels', () => {
     const meter = page.getByRole('meter', { name: 'Level sent to Kitchen' });
     await meter.waitFor();
     await page.locator('[data-testid="visualizer-canvas"]').waitFor();
-    // Silence: the meter reads silent, the waveform is one flat line.
-    await new Promise((r) => setTimeout(r, 700));
-    assert.equal(await meter.getAttribute('aria-valuetext'), 'silent');
-    const flat = await drawnRows(page);
-    assert.ok(flat > 0 && flat <= 6, `silence drew ${flat} rows`);
+    await followTheTone(page, meter, /Kitchen: -14\.\d dB · -14\.\d dB/);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 
-    const stop = await sendScream(screamPort, ['127.0.0.1']);
-    try {
-      // The harness's tone: 440 Hz at 6000/32767 of full scale, -14.7 dBFS.
-      await until('the tone on the meter', async () =>
-        /^-14\.[5-9] dB$/.test((await meter.getAttribute('aria-valuetext')) ?? ''),
-      );
-      const peak = Number(await meter.getAttribute('data-peak'));
-      assert.ok(Math.abs(peak - 6000 / 32767) < 0.01, `peak ${peak}`);
-      await until('the waveform moving', async () => (await drawnRows(page)) > 12);
-      await page
-        .locator('.visualizer')
-        .getByText(/Kitchen: -14\.\d dB · -14\.\d dB/)
-        .waitFor();
-    } finally {
-      stop();
-    }
-    await until(
-      'silence on the meter',
-      async () => (await meter.getAttribute('aria-valuetext')) === 'silent',
-    );
-    await until('the waveform flat again', async () => (await drawnRows(page)) <= 6);
+  test("the active source's meter and its visualizer move for a tone and stay flat for silence", async () => {
+    const { page, context, errors } = await run.open();
+    await ready(page);
+    const active = page.getByRole('region', { name: 'Active source' });
+    const meter = active.getByRole('meter', { name: 'Level of PC' });
+    await meter.waitFor();
+    await page
+      .getByLabel('What the visualizer shows')
+      .selectOption({ label: 'PC (active source)' });
+    await page.getByRole('button', { name: /of what PC sends: fullscreen/ }).waitFor();
+    await followTheTone(page, meter, /PC: -14\.\d dB · -14\.\d dB/);
     assert.deepEqual(errors, []);
     await context.close();
   });

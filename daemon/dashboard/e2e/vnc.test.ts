@@ -1,12 +1,35 @@
 // The VNC button and viewer against a real VNC server (TigerVNC's Xvnc, its desktop painted red):
 // the button opens the source's desktop in a new tab, noVNC connects through the daemon's bridge
-// and draws the remote screen; a source without a VNC host has no button and no desktop.
+// and draws the remote screen; the viewer's key buttons (and keys typed on the desktop) arrive at
+// that X server as key events (xev on its root window); a source without a VNC host has no button
+// and no desktop.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startXvnc, type Xvnc, xvncMissing } from '../../test/vnc/xvnc';
+import {
+  type KeyWatch,
+  startXvnc,
+  watchKeys,
+  type Xvnc,
+  xevMissing,
+  xvncMissing,
+} from '../../test/vnc/xvnc';
 import { type Running, ready, start } from './harness/dashboard';
 
 const missing = xvncMissing();
+const keysMissing = missing ?? xevMissing();
+
+/** The key events X delivered, as `press NAME` / `release NAME`, with `/STATE` when a modifier
+ * was held (0x4 Control, 0x8 Alt). */
+const seen = (keys: KeyWatch) =>
+  keys.events.map((e) => `${e.type} ${e.name}${e.state ? `/0x${e.state.toString(16)}` : ''}`);
+
+async function until(what: string, check: () => boolean, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 let run: Running;
 let xvnc: Xvnc | null = null;
 
@@ -66,6 +89,59 @@ describe('vnc', () => {
     await viewer.getByRole('status').getByText('Connected').waitFor();
     assert.deepEqual(errors, []);
     await context.close();
+  });
+
+  test("the viewer's keys reach the remote X server: Space, Left, Right, Ctrl+Alt+Del, Alt+F4, typed keys; F11 stays the viewer's", {
+    skip: keysMissing ?? false,
+  }, async () => {
+    const keys = await watchKeys(xvnc!.display);
+    try {
+      const { page, context, errors } = await run.open('/vnc/Studio%20PC');
+      await page.getByRole('status').getByText('Connected').waitFor({ timeout: 15_000 });
+      // Keys typed while the desktop has the focus go to the remote computer too (and, since
+      // xev says nothing until the first event, this also waits until it watches).
+      await page.locator('[data-testid="vnc-screen"] canvas').click();
+      const typed = () => keys.events.some((e) => e.type === 'release' && e.name === 'z');
+      for (let tries = 0; !typed(); tries++) {
+        if (tries === 30) assert.fail(`no typed key reached the X server: ${seen(keys)}`);
+        await page.keyboard.press('z');
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      keys.events.length = 0;
+      const expected: [string, string[]][] = [
+        ['Play/Pause (Space)', ['press space', 'release space']],
+        ['Previous (←)', ['press Left', 'release Left']],
+        ['Next (→)', ['press Right', 'release Right']],
+        [
+          'Ctrl+Alt+Del',
+          [
+            'press Control_L',
+            'press Alt_L/0x4',
+            'press Delete/0xc',
+            'release Delete/0xc',
+            'release Alt_L/0xc',
+            'release Control_L/0x4',
+          ],
+        ],
+        ['Alt+F4', ['press Alt_L', 'press F4/0x8', 'release F4/0x8', 'release Alt_L/0x8']],
+      ];
+      for (const [button, events] of expected) {
+        await page.getByRole('button', { name: button }).click();
+        await until(`${button} on the X server`, () => keys.events.length >= events.length);
+        await new Promise((r) => setTimeout(r, 100));
+        assert.deepEqual(seen(keys), events, button);
+        keys.events.length = 0;
+      }
+      // F11 is the viewer's own fullscreen: the page fills the screen, the remote gets no key.
+      await page.getByRole('button', { name: 'Fullscreen (F11)' }).click();
+      await page.waitForFunction(() => document.fullscreenElement !== null);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.deepEqual(seen(keys), []);
+      assert.deepEqual(errors, []);
+      await context.close();
+    } finally {
+      keys.stop();
+    }
   });
 
   test('a source without a VNC host has no desktop; an unreachable one says what to check', async () => {

@@ -1,5 +1,6 @@
-// The sinks' levels for meters and the visualizer: GET /api/levels and every message of
-// /ws/levels. The engine measures them from what each sink sends, only while someone reads.
+// The sinks' and sources' levels for meters and the visualizer: GET /api/levels and every
+// message of /ws/levels. The engine measures them from what each sink sends and what each source
+// sends into the graph, only while someone reads.
 import { type Static, Type } from '@sinclair/typebox';
 
 /** Log-spaced spectrum bands the engine reports, 20 Hz to 20 kHz. */
@@ -17,7 +18,18 @@ export const LevelsQuery = Type.Object(
         maxLength: 4000,
         description:
           'config_id of the sink to report, or several separated by commas; every sink the ' +
-          'engine plays when absent.',
+          'engine plays when neither `sink` nor `source` is given.',
+      }),
+    ),
+    source: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 4000,
+        description:
+          'config_id of the source to report (the dashboard asks for its active source), or ' +
+          'several separated by commas; no source when absent. A source is measured as it ' +
+          'enters the routing graph, before any volume and EQ (its own included), and only while an ' +
+          'enabled route plays it (others are not reported).',
       }),
     ),
     detail: Type.Optional(
@@ -38,48 +50,62 @@ const perChannel = (description: string) =>
     description: `${description} per channel, linear (1.0 is full scale), over the latest ~33 ms.`,
   });
 
-export const SinkLevels = Type.Object(
-  {
-    config_id: Type.String(),
-    name: Type.String(),
-    channels: Type.Integer({ minimum: 0, description: '0 before the first measurement.' }),
-    sample_rate: Type.Integer({ minimum: 0 }),
-    windows: Type.Number({
-      minimum: 0,
-      description:
-        'Windows (~33 ms) measured so far; the same in two messages means nothing new. A sink is ' +
-        'measured only while someone reads its levels, so the first reading is zeros.',
+const levelFields = {
+  config_id: Type.String(),
+  name: Type.String(),
+  channels: Type.Integer({ minimum: 0, description: '0 before the first measurement.' }),
+  sample_rate: Type.Integer({ minimum: 0 }),
+  windows: Type.Number({
+    minimum: 0,
+    description:
+      'Windows (~33 ms) measured so far; the same in two messages means nothing new. A sink or source is ' +
+      'measured only while someone reads its levels, so the first reading is zeros.',
+  }),
+  peak: perChannel('Peak'),
+  rms: perChannel('RMS'),
+  spectrum: Type.Optional(
+    Type.Array(Type.Number(), {
+      maxItems: SPECTRUM_BANDS,
+      description: `${SPECTRUM_BANDS} band levels in dBFS (floor -120), log-spaced from 20 Hz to 20 kHz (or half the sample rate); absent with detail=meter.`,
     }),
-    peak: perChannel('Peak'),
-    rms: perChannel('RMS'),
-    spectrum: Type.Optional(
-      Type.Array(Type.Number(), {
-        maxItems: SPECTRUM_BANDS,
-        description: `${SPECTRUM_BANDS} band levels in dBFS (floor -120), log-spaced from 20 Hz to 20 kHz (or half the sample rate); absent with detail=meter.`,
-      }),
-    ),
-    wave_min: Type.Optional(
-      Type.Array(Type.Number(), {
-        maxItems: WAVE_POINTS,
-        description: `The channels' average over the latest 2048 samples, in ${WAVE_POINTS} stretches: the lowest sample of each (with wave_max, an envelope that loses nothing to decimation); absent with detail=meter.`,
-      }),
-    ),
-    wave_max: Type.Optional(
-      Type.Array(Type.Number(), {
-        maxItems: WAVE_POINTS,
-        description: 'The highest sample of each stretch; absent with detail=meter.',
-      }),
-    ),
-  },
-  { title: 'SinkLevels', additionalProperties: false },
-);
+  ),
+  wave_min: Type.Optional(
+    Type.Array(Type.Number(), {
+      maxItems: WAVE_POINTS,
+      description: `The channels' average over the latest 2048 samples, in ${WAVE_POINTS} stretches: the lowest sample of each (with wave_max, an envelope that loses nothing to decimation); absent with detail=meter.`,
+    }),
+  ),
+  wave_max: Type.Optional(
+    Type.Array(Type.Number(), {
+      maxItems: WAVE_POINTS,
+      description: 'The highest sample of each stretch; absent with detail=meter.',
+    }),
+  ),
+};
+
+export const SinkLevels = Type.Object(levelFields, {
+  title: 'SinkLevels',
+  additionalProperties: false,
+});
 export type SinkLevels = Static<typeof SinkLevels>;
+
+export const SourceLevels = Type.Object(levelFields, {
+  title: 'SourceLevels',
+  description:
+    'A source’s levels as it enters the routing graph (before any volume and EQ, its own included).',
+  additionalProperties: false,
+});
+export type SourceLevels = Static<typeof SourceLevels>;
 
 export const LevelsMessage = Type.Object(
   {
     type: Type.Literal('levels'),
     sinks: Type.Array(SinkLevels, {
       description: 'The sinks asked for that the engine plays (none when the engine is off).',
+    }),
+    sources: Type.Array(SourceLevels, {
+      description:
+        'The sources asked for (`source=`) that an enabled route plays; empty when none was asked.',
     }),
   },
   { title: 'LevelsMessage', additionalProperties: false },

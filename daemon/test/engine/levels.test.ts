@@ -63,7 +63,7 @@ const loudestBand = (spectrum: number[]) => spectrum.indexOf(Math.max(...spectru
 /** Centre of band `b` of 64 log-spaced bands from 20 Hz to 20 kHz. */
 const centreHz = (b: number) => 20 * 1000 ** ((b + 0.5) / 64);
 
-describe('sink levels', () => {
+describe('sink and source levels', () => {
   test('a routed tone shows its level, spectrum and waveform on /ws/levels; silence reads zero', async (t) => {
     const app = await build(t, { engine: local });
     const rx = await udp(t);
@@ -157,6 +157,65 @@ describe('sink levels', () => {
     assert.equal(plain.statusCode, 426);
 
     const off = await build(t);
-    assert.deepEqual((await off.inject('/api/levels')).json(), { type: 'levels', sinks: [] });
+    assert.deepEqual((await off.inject('/api/levels?source=x')).json(), {
+      type: 'levels',
+      sinks: [],
+      sources: [],
+    });
+  });
+
+  test('source= reports the source as it enters the graph (before the route volume), and only it', async (t) => {
+    const app = await build(t, { engine: local });
+    const rx = await udp(t);
+    const created: Record<string, { config_id: string }> = {};
+    for (const [url, payload] of [
+      ['/sinks', { name: 'Kitchen', ip: '127.0.0.1', port: rx.address().port }],
+      ['/sources', { name: 'PC', ip: '127.0.0.1' }],
+      ['/sources', { name: 'Radio', ip: '127.0.0.2' }],
+      ['/routes', { name: 'PC to Kitchen', source: 'PC', sink: 'Kitchen', volume: 0.3 }],
+    ] as const) {
+      const res = await app.inject({ method: 'POST', url, payload });
+      assert.equal(res.statusCode, 201, res.body);
+      created[payload.name] = res.json();
+    }
+    const pc = created.PC!.config_id;
+    const radio = created.Radio!.config_id;
+    const messages: { sinks: Levels[]; sources: Levels[] }[] = [];
+    const ws = await app.injectWS(
+      `/ws/levels?source=${pc},${radio}&detail=meter`,
+      {},
+      { onInit: (s) => s.on('message', (d) => messages.push(JSON.parse(d.toString()))) },
+    );
+    t.after(() => ws.terminate());
+    const stats = (await app.inject('/api/stats')).json();
+    const stop = tone(await udp(t), stats.engine.ports.scream[0], 440, 0.5);
+    t.after(stop);
+    const latest = () => messages.at(-1);
+    await until('the tone on the source meter', () => (latest()?.sources[0]?.peak[0] ?? 0) > 0.45);
+    await sleep(200);
+    const message = latest()!;
+    // Only what was asked: no sinks, and Radio (no route plays it) is not reported.
+    assert.deepEqual(message.sinks, []);
+    assert.deepEqual(
+      message.sources.map((s) => [s.config_id, s.name]),
+      [[pc, 'PC']],
+    );
+    const source = message.sources[0]!;
+    assert.equal(source.spectrum, undefined);
+    for (const c of [0, 1]) {
+      assert.ok(Math.abs(source.peak[c]! - 0.5) < 0.02, `peak ${source.peak}`);
+      assert.ok(Math.abs(source.rms[c]! - 0.5 / Math.SQRT2) < 0.02, `rms ${source.rms}`);
+    }
+    // The sink plays it at the route's volume, lower.
+    const sink = (await app.inject('/api/levels?detail=meter')).json().sinks[0];
+    await sleep(200);
+    const sinkNow = (await app.inject(`/api/levels?sink=${sink.config_id}`)).json().sinks[0];
+    assert.ok(sinkNow.peak[0] > 0 && sinkNow.peak[0] < 0.4, `sink peak ${sinkNow.peak}`);
+    const full = (await app.inject(`/api/levels?source=${pc}`)).json().sources[0];
+    const band = loudestBand(full.spectrum);
+    assert.ok(Math.abs(Math.log2(centreHz(band) / 440)) < 0.2, `loudest band ${band}`);
+
+    await stop();
+    await until('silence on the source meter', () => latest()?.sources[0]?.peak[0] === 0, 4000);
   });
 });

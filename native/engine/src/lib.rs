@@ -33,7 +33,7 @@ pub use runtime::fault::Culprit;
 #[cfg(feature = "fault-injection")]
 pub use runtime::fault_injection::FaultInjection;
 pub use runtime::health::{EngineHealth, FaultReport, HealthState, QuarantineReport};
-pub use runtime::levels::SinkLevels;
+pub use runtime::levels::Levels;
 pub use runtime::stats::{BoundPorts, EngineStats, SinkStats, SourceStats};
 pub use sink::listen::mp3::{Deliver, Mp3Stream, Mp3StreamStats};
 pub use sink::listen::socket::tcp_send_queue;

@@ -113,10 +113,16 @@ fn steady_state_playback_allocates_nothing() {
         })
     };
     // Warm up (buffers locked, first stats published, lazily created thread state), then count.
-    std::thread::sleep(Duration::from_millis(1500));
+    // The sinks' and the source's meters are watched through the counted second (a read keeps
+    // a meter running for two seconds), so measuring levels is counted too.
+    std::thread::sleep(Duration::from_millis(1000));
+    engine.levels(&[]);
+    engine.source_levels(&[]);
+    std::thread::sleep(Duration::from_millis(500));
     let before = ALLOCATIONS.load(Relaxed);
     std::thread::sleep(Duration::from_millis(1000));
     let during = ALLOCATIONS.load(Relaxed) - before;
+    let metered = (engine.levels(&[]), engine.source_levels(&[]));
     stop.store(true, Relaxed);
     sender.join().unwrap();
     let received: Vec<u64> = drains.into_iter().map(|d| d.join().unwrap()).collect();
@@ -127,6 +133,16 @@ fn steady_state_playback_allocates_nothing() {
         "both sinks played: {received:?}"
     );
     assert!(stats.sources[0].packets > 300, "{stats:?}");
+    assert!(
+        metered.0.iter().chain(&metered.1).all(|l| l.windows >= 40),
+        "every meter measured through the counted second: {:?}",
+        metered
+            .0
+            .iter()
+            .chain(&metered.1)
+            .map(|l| l.windows)
+            .collect::<Vec<_>>()
+    );
     assert_eq!(
         during, 0,
         "allocations during one second of steady playback"

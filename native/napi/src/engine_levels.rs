@@ -1,13 +1,14 @@
-//! `engine.levels(ids)`: each sink's peak and RMS per channel, a 64-band spectrum and a
-//! decimated waveform of what it sends, for meters and visualizers. Reading a sink is what makes
-//! the engine measure it (for two seconds after each read); nobody reading costs nothing.
+//! `engine.levels(ids)` and `engine.sourceLevels(ids)`: each sink's (or source's) peak and RMS
+//! per channel, a 64-band spectrum and a decimated waveform of what it sends (a source: what it
+//! sends into the graph), for meters and visualizers. Reading one is what makes the engine
+//! measure it (for two seconds after each read); nobody reading costs nothing.
 
 use crate::engine::Engine;
 use napi_derive::napi;
 
-/// One sink's levels, as sent.
+/// One sink's levels as sent, or one source's as it enters the graph.
 #[napi(object)]
-pub struct EngineSinkLevels {
+pub struct EngineLevels {
     #[napi(js_name = "config_id")]
     pub config_id: String,
     pub name: String,
@@ -30,29 +31,40 @@ pub struct EngineSinkLevels {
     pub wave_max: Vec<f64>,
 }
 
+impl From<tributary_engine::Levels> for EngineLevels {
+    fn from(l: tributary_engine::Levels) -> Self {
+        let widen = |v: Vec<f32>| v.into_iter().map(f64::from).collect();
+        Self {
+            config_id: l.id,
+            name: l.name,
+            channels: l.channels as u32,
+            sample_rate: l.sample_rate,
+            windows: l.windows as f64,
+            peak: widen(l.peak),
+            rms: widen(l.rms),
+            spectrum: widen(l.spectrum),
+            wave_min: widen(l.wave_min),
+            wave_max: widen(l.wave_max),
+        }
+    }
+}
+
 #[napi]
 impl Engine {
     /// The levels of the sinks whose `config_id` is in `ids` (every sink when absent or
     /// empty). A sink starts being measured at its first read, so that read gives zeros.
     #[napi(catch_unwind)]
-    pub fn levels(&mut self, ids: Option<Vec<String>>) -> napi::Result<Vec<EngineSinkLevels>> {
-        let widen = |v: Vec<f32>| v.into_iter().map(f64::from).collect();
-        Ok(self
-            .core()?
-            .levels(&ids.unwrap_or_default())
-            .into_iter()
-            .map(|l| EngineSinkLevels {
-                config_id: l.id,
-                name: l.name,
-                channels: l.channels as u32,
-                sample_rate: l.sample_rate,
-                windows: l.windows as f64,
-                peak: widen(l.peak),
-                rms: widen(l.rms),
-                spectrum: widen(l.spectrum),
-                wave_min: widen(l.wave_min),
-                wave_max: widen(l.wave_max),
-            })
-            .collect())
+    pub fn levels(&mut self, ids: Option<Vec<String>>) -> napi::Result<Vec<EngineLevels>> {
+        let levels = self.core()?.levels(&ids.unwrap_or_default());
+        Ok(levels.into_iter().map(EngineLevels::from).collect())
+    }
+
+    /// The levels of the sources whose `config_id` is in `ids` (every source the engine plays
+    /// when absent or empty), as they enter the graph, before any route's volume or EQ. Only
+    /// sources an enabled route plays are reported; the first read gives zeros.
+    #[napi(catch_unwind)]
+    pub fn source_levels(&mut self, ids: Option<Vec<String>>) -> napi::Result<Vec<EngineLevels>> {
+        let levels = self.core()?.source_levels(&ids.unwrap_or_default());
+        Ok(levels.into_iter().map(EngineLevels::from).collect())
     }
 }

@@ -1,5 +1,5 @@
-// A sink's level meter: one bar per channel (peak, with the RMS darker inside), from the shared
-// /ws/levels?detail=meter feed, with a peak meter's ballistics (rises at once, falls 24 dB/s),
+// A sink's level meter (or the active source's): one bar per channel (peak, with the RMS darker
+// inside), from the shared /ws/levels?detail=meter feed (a source's: ?source=ID&detail=meter), with a peak meter's ballistics (rises at once, falls 24 dB/s),
 // which the reading it announces follows too. Drawn by writing CSS variables on its own elements
 // (composited transforms), only when a bar moves by a visible step, so 30 messages a second
 // never re-render React; the reading for screen readers changes at most 4 times a second.
@@ -12,7 +12,16 @@ const MAX_BARS = 8;
 const STEP = 0.004;
 const ANNOUNCE_MS = 250;
 
-export function LevelMeter({ configId, name }: { configId: string; name: string }) {
+export function LevelMeter({
+  configId,
+  name,
+  kind = 'sink',
+}: {
+  configId: string;
+  name: string;
+  /** A sink's meter shows what it sends; a source's, what it sends into the routes. */
+  kind?: 'sink' | 'source';
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const root = ref.current;
@@ -23,8 +32,12 @@ export function LevelMeter({ configId, name }: { configId: string; name: string 
     let at = performance.now();
     let announcedAt = 0;
     let announced = '';
-    return levelFeed('detail=meter').subscribe((message) => {
-      const levels = message.sinks.find((s) => s.config_id === configId);
+    const query =
+      kind === 'sink' ? 'detail=meter' : `source=${encodeURIComponent(configId)}&detail=meter`;
+    return levelFeed(query).subscribe((message) => {
+      const levels = (kind === 'sink' ? message.sinks : message.sources).find(
+        (s) => s.config_id === configId,
+      );
       const now = performance.now();
       const elapsed = (now - at) / 1000;
       at = now;
@@ -61,14 +74,14 @@ export function LevelMeter({ configId, name }: { configId: string; name: string 
         root.setAttribute('aria-valuetext', text);
       }
     });
-  }, [configId]);
+  }, [configId, kind]);
   return (
     // biome-ignore lint/a11y/useSemanticElements: one value for several channels' bars; <meter> draws one bar and holds no children
     <div
       ref={ref}
       className="level-meter"
       role="meter"
-      aria-label={`Level sent to ${name}`}
+      aria-label={kind === 'sink' ? `Level sent to ${name}` : `Level of ${name}`}
       aria-valuemin={-60}
       aria-valuemax={0}
       aria-valuenow={-60}

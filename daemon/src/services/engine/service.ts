@@ -2,12 +2,7 @@
 // desired state as it is) on every configuration change, reports statistics (the engine's own
 // objects: schema/stats.ts is checked against their types), watches the engine's supervisor
 // (faults, restarts, quarantines: logged as they happen), and stops the engine with the app.
-import {
-  Engine,
-  type EngineHealth,
-  type EngineSinkLevels,
-  type Mp3Stream,
-} from '@tributary/native';
+import { Engine, type EngineHealth, type EngineLevels, type Mp3Stream } from '@tributary/native';
 import type { ConfigSnapshot } from '../../config/store.js';
 import type { StatsMessage } from '../../schema/stats.js';
 import type { EngineSettings } from '../../settings/engine.js';
@@ -165,8 +160,16 @@ export class EngineService {
   }
 
   /** Levels of the sinks in `ids` (all when empty): reading them keeps them measured. */
-  levels(ids: string[]): EngineSinkLevels[] {
+  levels(ids: string[]): EngineLevels[] {
     return this.#engine?.running ? this.#engine.levels(ids) : [];
+  }
+
+  /**
+   * Levels of the sources in `ids` (all the engine plays when empty), as they enter the graph:
+   * reading them keeps them measured. A source no enabled route plays is not reported.
+   */
+  sourceLevels(ids: string[]): EngineLevels[] {
+    return this.#engine?.running ? this.#engine.sourceLevels(ids) : [];
   }
 
   /**

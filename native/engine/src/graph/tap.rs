@@ -14,6 +14,7 @@
 //! path sends some frame), so two sinks added at different times play one source in step.
 
 use crate::graph::reader::SourceReader;
+use crate::sink::meter::MeterWindow;
 use crate::source::buffer::SourceBuffer;
 use crate::source::counters::SourceCounters;
 use crate::source::glitches::Glitches;
@@ -65,6 +66,11 @@ pub struct Tap {
     generation: Option<u64>,
     /// Glitches already added to the source's counters.
     published: Glitches,
+    /// Whether this tap measures the source's levels (one tap per source does, the first; see
+    /// [`crate::sink::meter`]), the window it measures and the frames measured so far.
+    pub meters: bool,
+    meter: MeterWindow,
+    metered: u64,
 }
 
 impl Tap {
@@ -90,6 +96,9 @@ impl Tap {
             anchor: None,
             generation: None,
             published: Glitches::default(),
+            meters: false,
+            meter: MeterWindow::new(channels, key.sink_rate),
+            metered: 0,
             key,
         }
     }
@@ -124,6 +133,7 @@ impl Tap {
         self.reader.glitches = glitches;
         self.source_rate = source_rate;
         self.channels = channels;
+        self.meter = MeterWindow::new(channels, self.key.sink_rate);
         self.block = vec![0.0; BLOCK * channels];
         self.ring = vec![0.0; self.cap * channels];
         self.audible_until = 0;
@@ -213,9 +223,20 @@ impl Tap {
         }
     }
 
-    /// Adds what the reader did since the last call to the source's counters, and stores its
-    /// applied rate adjustment (the last tap of a source to render wins).
+    /// Adds what the reader did since the last call to the source's counters, stores its
+    /// applied rate adjustment (the last tap of a source to render wins) and, on the tap that
+    /// meters the source, measures what it rendered since (when someone watches the levels).
     pub fn publish(&mut self, counters: &SourceCounters) {
+        let from = self.metered.max(self.oldest());
+        self.metered = self.head;
+        if self.meters {
+            let (ring, cap) = (&self.ring, self.cap);
+            let frames = (self.head - from) as usize;
+            self.meter
+                .observe_with(frames, self.channels, &counters.meter, |c, i| {
+                    ring[c * cap + ((from + i as u64) % cap as u64) as usize]
+                });
+        }
         let now = self.reader.glitches;
         let new = now.since(&self.published);
         self.published = now;

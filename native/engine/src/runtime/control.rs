@@ -6,7 +6,7 @@
 use crate::desired::{ConfigError, DesiredState};
 use crate::options::EngineOptions;
 use crate::runtime::fault::Message;
-use crate::runtime::levels::{LevelReader, SinkLevels};
+use crate::runtime::levels::{LevelReader, Levels};
 use crate::runtime::net::{self, Datagram, Receiver};
 use crate::runtime::plan::{Planner, Retired};
 use crate::runtime::stats::{BoundPorts, EngineCounters, EngineStats, SinkStats, SourceStats};
@@ -294,8 +294,21 @@ impl Control {
     }
 
     /// The levels of the sinks in `ids` (all when empty); reading them keeps them measured.
-    pub fn levels(&mut self, ids: &[String]) -> Vec<SinkLevels> {
-        self.levels.read(&self.planner.applied.sink_counters, ids)
+    pub fn levels(&mut self, ids: &[String]) -> Vec<Levels> {
+        let sinks = self.planner.applied.sink_counters.iter();
+        let meters = sinks.map(|(id, name, c)| (id.as_str(), name.as_str(), &c.meter));
+        self.levels.read(meters, ids)
+    }
+
+    /// The levels of the sources in `ids` (all when empty), by id, as their taps render them
+    /// into the graph; reading them keeps them measured. The engine knows only the sources
+    /// some path plays: others are not reported.
+    pub fn source_levels(&mut self, ids: &[String]) -> Vec<Levels> {
+        let mut meters: Vec<_> = (self.planner.applied.source_counters.iter())
+            .map(|(id, (name, c))| (id.as_str(), name.as_str(), &c.meter))
+            .collect();
+        meters.sort_unstable_by_key(|m| m.0);
+        self.levels.read(meters, ids)
     }
 
     /// Senders no source matches and heard in the last minute, most recent first.

@@ -9,7 +9,7 @@ use crate::runtime::fault::{self, Message};
 #[cfg(feature = "fault-injection")]
 use crate::runtime::fault_injection::FaultInjection;
 use crate::runtime::health::{EngineHealth, HealthState};
-use crate::runtime::levels::SinkLevels;
+use crate::runtime::levels::Levels;
 use crate::runtime::stats::{BoundPorts, EngineStats};
 use crate::runtime::supervisor::{lock, supervise, Inner};
 #[cfg(feature = "fault-injection")]
@@ -98,8 +98,15 @@ impl Engine {
 
     /// Peak, RMS, spectrum and waveform of the sinks in `ids` (all when empty), as sent. The
     /// engine measures a sink only while its levels are read (for two seconds after a read).
-    pub fn levels(&self, ids: &[String]) -> Vec<SinkLevels> {
+    pub fn levels(&self, ids: &[String]) -> Vec<Levels> {
         lock(&self.inner).control.levels(ids)
+    }
+
+    /// The same of the sources in `ids` (all when empty), as they enter the graph (after their
+    /// jitter buffer, at the rate of a sink that plays them). A source is measured only while
+    /// its levels are read; only the sources some path plays are known to the engine.
+    pub fn source_levels(&self, ids: &[String]) -> Vec<Levels> {
+        lock(&self.inner).control.source_levels(ids)
     }
 
     /// The ports actually bound.

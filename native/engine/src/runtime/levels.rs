@@ -1,10 +1,9 @@
-//! Reading the sinks' levels for meters and visualizers (`Engine::levels`): each sink's meter
-//! ([`crate::sink::meter`]) copied, its spectrum computed here, on the caller's thread, and its
-//! waveform decimated. Reading a sink's meter is what makes the engine measure it.
+//! Reading levels for meters and visualizers (`Engine::levels` for sinks, `Engine::source_levels`
+//! for sources): each meter ([`crate::sink::meter`]) copied, its spectrum computed here, on the
+//! caller's thread, and its waveform decimated. Reading a meter is what makes the engine measure
+//! it.
 
-use crate::sink::counters::SinkCounters;
-use crate::sink::meter::{LevelReading, WAVE_LEN};
-use std::sync::Arc;
+use crate::sink::meter::{LevelMeter, LevelReading, WAVE_LEN};
 use tributary_dsp::SpectrumAnalyzer;
 
 /// Log-spaced spectrum bands, 20 Hz to 20 kHz.
@@ -14,9 +13,9 @@ pub const WAVE_POINTS: usize = 256;
 /// Samples the waveform spans (the latest).
 const WAVE_SPAN: usize = 2048;
 
-/// One sink's levels.
+/// One sink's (or source's) levels.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct SinkLevels {
+pub struct Levels {
     pub id: String,
     pub name: String,
     pub channels: usize,
@@ -51,22 +50,22 @@ impl Default for LevelReader {
 }
 
 impl LevelReader {
-    /// The levels of each sink in `sinks` (id, name, counters) whose id is in `ids` (all when
-    /// `ids` is empty), in `sinks` order.
-    pub fn read(
+    /// The levels of each meter in `meters` (id, name, meter) whose id is in `ids` (all when
+    /// `ids` is empty), in `meters` order.
+    pub fn read<'a>(
         &mut self,
-        sinks: &[(String, String, Arc<SinkCounters>)],
+        meters: impl IntoIterator<Item = (&'a str, &'a str, &'a LevelMeter)>,
         ids: &[String],
-    ) -> Vec<SinkLevels> {
-        sinks
-            .iter()
-            .filter(|(id, _, _)| ids.is_empty() || ids.contains(id))
-            .map(|(id, name, counters)| self.one(id, name, counters))
+    ) -> Vec<Levels> {
+        meters
+            .into_iter()
+            .filter(|(id, _, _)| ids.is_empty() || ids.iter().any(|i| i == id))
+            .map(|(id, name, meter)| self.one(id, name, meter))
             .collect()
     }
 
-    fn one(&mut self, id: &str, name: &str, counters: &SinkCounters) -> SinkLevels {
-        counters.meter.read(&mut self.reading);
+    fn one(&mut self, id: &str, name: &str, meter: &LevelMeter) -> Levels {
+        meter.read(&mut self.reading);
         let r = &self.reading;
         let mut spectrum = vec![crate::sink::meter::SILENT_DB; SPECTRUM_BANDS];
         if r.sample_rate > 0 {
@@ -81,7 +80,7 @@ impl LevelReader {
         let wave_max = stretches()
             .map(|c| c.iter().copied().fold(f32::NEG_INFINITY, f32::max))
             .collect();
-        SinkLevels {
+        Levels {
             id: id.to_owned(),
             name: name.to_owned(),
             channels: r.channels,

@@ -275,7 +275,10 @@ impl Worker {
                 .iter()
                 .position(|s| s.id == tap.key.source_id)
                 .unwrap_or(usize::MAX);
+            // The first tap of each source measures its levels.
+            tap.meters = false;
             if let Some(s) = self.sources.get_mut(tap.source) {
+                tap.meters = s.readers == 0;
                 s.readers += 1;
             }
         }

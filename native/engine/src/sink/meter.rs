@@ -1,5 +1,5 @@
-//! A sink's levels for the dashboard's meters and visualizer, taken from what is sent: peak and
-//! RMS per channel over windows of about 1/30 s, and the latest [`WAVE_LEN`] samples of the
+//! A sink's (or a source's) levels for the dashboard's meters and visualizer, taken from what is
+//! sent (for a source, from what its tap renders into the graph): peak and RMS per channel over windows of about 1/30 s, and the latest [`WAVE_LEN`] samples of the
 //! channels' average. The engine thread writes them ([`MeterWindow::observe`]: no allocation,
 //! no lock, plain atomic stores) only while someone reads them: each read ([`LevelMeter::read`])
 //! keeps the meter running for about two seconds more; nobody reading costs one atomic load per
@@ -121,41 +121,48 @@ impl MeterWindow {
     /// Measures one render of the sink (`None`: `frames` of digital silence) into `meter`, if
     /// someone watches it. Never allocates.
     pub fn observe(&mut self, audio: Option<&AudioBuffer>, frames: usize, meter: &LevelMeter) {
+        match audio {
+            Some(a) => {
+                self.observe_with(frames, a.channels(), meter, |c, i| a.channel(c)[i]);
+            }
+            None => self.observe_with(frames, 0, meter, |_, _| 0.0),
+        }
+    }
+
+    /// Measures `frames` frames of `channels` whose channel `c`, frame `i` is `sample(c, i)` (a
+    /// source's tap reads them from its ring) into `meter`, if someone watches it. Never
+    /// allocates.
+    pub fn observe_with(
+        &mut self,
+        frames: usize,
+        channels: usize,
+        meter: &LevelMeter,
+        sample: impl Fn(usize, usize) -> f32,
+    ) {
         if !meter.watched() {
             self.frames = 0;
             return;
         }
-        let channels = audio.map_or(self.channels, |a| a.channels().min(self.channels));
+        let channels = channels.min(self.channels);
         let mut head = meter.wave_head.load(Relaxed);
+        let scale = 1.0 / channels.max(1) as f32;
         let mut done = 0;
         while done < frames {
             let n = (frames - done).min(self.length - self.frames);
-            match audio {
-                Some(a) => {
-                    for c in 0..channels {
-                        let samples = &a.channel(c)[done..done + n];
-                        let (mut peak, mut squares) = (self.peak[c], 0.0f64);
-                        for &s in samples {
-                            peak = peak.max(s.abs());
-                            squares += f64::from(s * s);
-                        }
-                        self.peak[c] = peak;
-                        self.squares[c] += squares;
-                    }
-                    let scale = 1.0 / channels.max(1) as f32;
-                    for i in done..done + n {
-                        let sum: f32 = (0..channels).map(|c| a.channel(c)[i]).sum();
-                        let at = head as usize % WAVE_LEN;
-                        meter.wave[at].store((sum * scale).to_bits(), Relaxed);
-                        head = head.wrapping_add(1);
-                    }
+            for c in 0..channels {
+                let (mut peak, mut squares) = (self.peak[c], 0.0f64);
+                for i in done..done + n {
+                    let s = sample(c, i);
+                    peak = peak.max(s.abs());
+                    squares += f64::from(s * s);
                 }
-                None => {
-                    for _ in 0..n {
-                        meter.wave[head as usize % WAVE_LEN].store(0, Relaxed);
-                        head = head.wrapping_add(1);
-                    }
-                }
+                self.peak[c] = peak;
+                self.squares[c] += squares;
+            }
+            for i in done..done + n {
+                let sum: f32 = (0..channels).map(|c| sample(c, i)).sum();
+                meter.wave[head as usize % WAVE_LEN].store((sum * scale).to_bits(), Relaxed);
+                head = head.wrapping_add(1);
             }
             self.frames += n;
             done += n;

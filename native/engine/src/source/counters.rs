@@ -1,6 +1,7 @@
 //! What a source publishes: counters the engine thread stores with relaxed atomics and any
 //! thread reads, and the format it last detected, packed into one atomic word.
 
+use crate::sink::meter::LevelMeter;
 use crate::source::glitches::{frames_to_us, Glitches};
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
 
@@ -40,6 +41,9 @@ pub struct SourceCounters {
     pub format: AtomicU64,
     /// Sender address of the last packet, packed IPv4 (0 for none or IPv6).
     pub last_sender_v4: AtomicU64,
+    /// Levels of what the source sends into the graph, measured by one of its taps while
+    /// someone reads them (the active source's meter and visualizer).
+    pub meter: LevelMeter,
 }
 
 impl SourceCounters {

@@ -1,5 +1,6 @@
-// Form fields several dialogs share: volume and delay (sources, sinks, routes, groups) and the
-// sample rate (RTP sources, sinks). The API checks the values; these only collect them.
+// Form fields several dialogs share: the name, volume and delay, the Enabled switch (sources,
+// sinks, routes, groups) and the sample rate (RTP sources, sinks). The API checks the values;
+// these only collect them.
 import type { ChangeEvent } from 'react';
 import { SAMPLE_RATES } from '../../api/schema';
 import { Field } from '../../ui/Field';
@@ -11,7 +12,29 @@ export interface FieldForm {
     value: string;
     onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => void;
   };
+  check(key: string): {
+    name: string;
+    type: 'checkbox';
+    checked: boolean;
+    onChange: (event: ChangeEvent<HTMLInputElement>) => void;
+  };
   errors(key: string): readonly string[] | undefined;
+}
+
+export function NameField({ form }: { form: FieldForm }) {
+  return (
+    <Field label="Name" errors={form.errors('name')}>
+      <input {...form.text('name')} autoComplete="off" required />
+    </Field>
+  );
+}
+
+export function EnabledField({ form }: { form: FieldForm }) {
+  return (
+    <label className="checkbox">
+      <input {...form.check('enabled')} /> Enabled
+    </label>
+  );
 }
 
 /** Volume (linear 0 to 1, as the API stores it) and delay in ms. */
@@ -24,6 +47,37 @@ export function LevelFields({ form }: { form: FieldForm }) {
       <Field label="Delay (ms)" errors={form.errors('delay')}>
         <input {...form.text('delay')} type="number" step="10" min="0" max="5000" />
       </Field>
+    </>
+  );
+}
+
+/** A TCP/UDP port (1 to 65535). */
+export function PortField({
+  form,
+  name,
+  label = 'Port',
+  hint,
+}: {
+  form: FieldForm;
+  name: string;
+  label?: string;
+  hint?: string;
+}) {
+  return (
+    <Field label={label} hint={hint} errors={form.errors(name)}>
+      <input {...form.text(name)} type="number" min="1" max="65535" />
+    </Field>
+  );
+}
+
+/** Volume and delay in a grid, then the Enabled switch (routes and groups). */
+export function PlaybackFields({ form }: { form: FieldForm }) {
+  return (
+    <>
+      <div className="form-grid">
+        <LevelFields form={form} />
+      </div>
+      <EnabledField form={form} />
     </>
   );
 }

@@ -2,8 +2,9 @@
 // API's answer placed next to the fields it names. A failed save keeps the form open with every
 // value as typed; the API validates (the form does not second-guess it), so its rule is what shows.
 import { type ChangeEvent, type FormEvent, type ReactNode, useState } from 'react';
-import { ApiError, errorMessage } from '../../api/client';
+import { ApiError, api, type EntityTypes, errorMessage, type Kind } from '../../api/client';
 import { placeProblems } from '../../lib/problems';
+import { Dialog } from '../../ui/Dialog';
 import { closeDialog } from '../dialogs';
 
 export type FormValues = Record<string, string | boolean>;
@@ -98,6 +99,47 @@ export function FormActions({
       </button>
     </div>
   );
+}
+
+/** An add or edit dialog: its form with the API's message on top, the fields, Cancel and Save. */
+export function EntityDialog({
+  title,
+  description,
+  wide,
+  form,
+  onSubmit,
+  submitLabel,
+  children,
+}: {
+  title: string;
+  description?: string;
+  wide?: boolean;
+  form: { formError: Parameters<typeof FormError>[0]['error']; busy: boolean };
+  onSubmit: (event: FormEvent) => void;
+  submitLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog title={title} description={description} onClose={closeDialog} wide={wide}>
+      <form onSubmit={onSubmit} noValidate>
+        <FormError error={form.formError} />
+        {children}
+        <FormActions busy={form.busy} submitLabel={submitLabel} />
+      </form>
+    </Dialog>
+  );
+}
+
+/** Saves a dialog's entry: a POST of `body` when adding, a PUT of what changed when editing
+ * `before` (the API validates either). */
+export function saveEntry<K extends Kind>(
+  kind: K,
+  before: EntityTypes[K]['entity'] | undefined,
+  body: object,
+): Promise<EntityTypes[K]['entity']> {
+  return before
+    ? api.update(kind, before.name, changedFields(before, body as never) as never)
+    : api.add(kind, body as EntityTypes[K]['input']);
 }
 
 /** An input's text as the API value: a number when it reads as one, else the text (the API says why not). */

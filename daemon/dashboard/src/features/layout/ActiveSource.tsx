@@ -1,9 +1,10 @@
 // The Active Source strip: the selected source, its state, media buttons (when it has a VNC host:
 // they send through /sources/{name}/play|nexttrack|prevtrack), mute and volume, and which sinks it
-// plays on. The visualizer will sit under it (phase 2).
+// plays on, and its level meter (what it sends into the routes, from the engine).
 import { useLive } from '../../api/hooks';
 import type { Source } from '../../api/schema';
 import { Chip } from '../../ui/Chip';
+import { LevelMeter } from '../../ui/LevelMeter';
 import { VolumeSlider } from '../../ui/VolumeSlider';
 import { setVolume } from '../entities/actions';
 import { MuteButton } from '../entities/CardControls';
@@ -45,6 +46,11 @@ export function ActiveSource() {
         <strong>{source.name}</strong>
         {chip && <Chip chip={chip} />}
       </div>
+      {!source.is_group && (
+        <div className="active-level">
+          <LevelMeter configId={source.config_id} name={source.name} kind="source" />
+        </div>
+      )}
       {source.vnc_ip && (
         <>
           <MediaButtons source={source.name} />

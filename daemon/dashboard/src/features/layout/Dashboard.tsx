@@ -12,7 +12,7 @@ import {
 } from '@dnd-kit/core';
 import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
 import { DropdownMenu } from 'radix-ui';
-import { useRef, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { useLive } from '../../api/hooks';
 import type { Config, Route, Sink, Source } from '../../api/schema';
 import { DESKTOP, useMediaQuery } from '../../app/media-query';
@@ -21,7 +21,7 @@ import { matchesQuery } from '../../lib/search';
 import { PlusIcon } from '../../ui/icons';
 import { Toasts } from '../../ui/toasts';
 import { DialogHost } from '../DialogHost';
-import { openDialog } from '../dialogs';
+import { type DialogRequest, openDialog } from '../dialogs';
 import { RoutesEmpty } from '../onboarding/RoutesEmpty';
 import { SinksEmpty } from '../onboarding/SinksEmpty';
 import { SourcesEmpty } from '../onboarding/SourcesEmpty';
@@ -62,10 +62,15 @@ function filter(config: Config, query: string) {
   };
 }
 
-const favoritesOf = (config: Config, list: readonly { config_id: string }[]) => {
-  const ids = new Set(list.map((e) => e.config_id));
-  return config.favorites.filter((id) => ids.has(id));
-};
+/** A panel's entries as the search shows them, how many there are, and the favorites among them. */
+function panel<T extends { config_id: string }>(config: Config, all: readonly T[], shown: T[]) {
+  const ids = new Set(all.map((e) => e.config_id));
+  return {
+    entries: shown,
+    total: all.length,
+    favorites: config.favorites.filter((id) => ids.has(id)),
+  };
+}
 
 export function Dashboard() {
   const config = useLive((s) => s.config);
@@ -122,9 +127,7 @@ export function Dashboard() {
                 <Column<Source>
                   kind="source"
                   title="Sources"
-                  entries={shown.sources}
-                  total={config.sources.length}
-                  favorites={favoritesOf(config, config.sources)}
+                  {...panel(config, config.sources, shown.sources)}
                   renderCard={(source, handle) => <SourceCard source={source} handle={handle} />}
                   actions={<SourceActions />}
                   empty={<SourcesEmpty />}
@@ -133,18 +136,12 @@ export function Dashboard() {
                 <Column<Route>
                   kind="route"
                   title="Routes"
-                  entries={shown.routes}
-                  total={config.routes.length}
-                  favorites={favoritesOf(config, config.routes)}
+                  {...panel(config, config.routes, shown.routes)}
                   renderCard={(route, handle) => <RouteCard route={route} handle={handle} />}
                   actions={
-                    <button
-                      type="button"
-                      className="button button-small"
-                      onClick={() => openDialog({ type: 'add-route' })}
-                    >
+                    <DialogButton dialog={{ type: 'add-route' }}>
                       <PlusIcon /> Add Route
-                    </button>
+                    </DialogButton>
                   }
                   empty={
                     <RoutesEmpty canRoute={config.sources.length > 0 && config.sinks.length > 0} />
@@ -154,26 +151,16 @@ export function Dashboard() {
                 <Column<Sink>
                   kind="sink"
                   title="Sinks"
-                  entries={shown.sinks}
-                  total={config.sinks.length}
-                  favorites={favoritesOf(config, config.sinks)}
+                  {...panel(config, config.sinks, shown.sinks)}
                   renderCard={(sink, handle) => <SinkCard sink={sink} handle={handle} />}
                   actions={
                     <>
-                      <button
-                        type="button"
-                        className="button button-small"
-                        onClick={() => openDialog({ type: 'add-sink' })}
-                      >
+                      <DialogButton dialog={{ type: 'add-sink' }}>
                         <PlusIcon /> Add Sink
-                      </button>
-                      <button
-                        type="button"
-                        className="button button-small button-secondary"
-                        onClick={() => openDialog({ type: 'add-group', kind: 'sink' })}
-                      >
+                      </DialogButton>
+                      <DialogButton dialog={{ type: 'add-group', kind: 'sink' }} secondary>
                         Create Group
-                      </button>
+                      </DialogButton>
                     </>
                   }
                   empty={<SinksEmpty />}
@@ -217,13 +204,22 @@ function SourceActions() {
           </DropdownMenu.Item>
         </DropdownMenu.Content>
       </DropdownMenu.Root>
-      <button
-        type="button"
-        className="button button-small button-secondary"
-        onClick={() => openDialog({ type: 'add-group', kind: 'source' })}
-      >
+      <DialogButton dialog={{ type: 'add-group', kind: 'source' }} secondary>
         Create Group
-      </button>
+      </DialogButton>
     </>
+  );
+}
+
+/** A panel's button that opens one of the dialogs. */
+function DialogButton(props: { dialog: DialogRequest; secondary?: boolean; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      className={`button button-small${props.secondary ? ' button-secondary' : ''}`}
+      onClick={() => openDialog(props.dialog)}
+    >
+      {props.children}
+    </button>
   );
 }

@@ -1,5 +1,5 @@
 // The visualizer's place at the bottom of the dashboard: which sink it shows (the one the active
-// source plays on unless chosen), its style (H cycles waveform, spectrum, bars), and whether it
+// source plays on unless chosen; or the active source itself, as it enters the routes), its style (H cycles waveform, spectrum, bars), and whether it
 // is shown (remembered). The drawing itself (features/visualizer) loads only when shown, and
 // only then does the engine measure the sink.
 import { lazy, Suspense, useState } from 'react';
@@ -7,11 +7,14 @@ import { useHotkeys } from 'react-hotkeys-hook';
 import { useLive } from '../../api/hooks';
 import { ownsKey, SHORTCUTS } from '../../lib/shortcuts';
 import { nextStyle, type VisualizerStyle } from '../visualizer/styles';
+import type { VisualizerTarget } from '../visualizer/Visualizer';
 import { useActiveSource } from './ActiveSource';
 
 const Visualizer = lazy(() => import('../visualizer/Visualizer'));
 
 const SHOWN_KEY = 'tributary-visualizer';
+/** The select's value that stands for the active source (sinks' values are their ids). */
+const ACTIVE_SOURCE = 'active-source';
 
 function remembered(): boolean {
   try {
@@ -36,6 +39,10 @@ export function VisualizerSlot() {
     ? real.find((s) => s.paths.some((p) => p.source_config_id === active.config_id))
     : undefined;
   const sink = real.find((s) => s.config_id === chosen) ?? followed ?? real[0];
+  const showsSource = chosen === ACTIVE_SOURCE && active !== null && !active.is_group;
+  const target: VisualizerTarget | undefined = showsSource
+    ? { kind: 'source', configId: active.config_id, name: active.name }
+    : sink && { kind: 'sink', configId: sink.config_id, name: sink.name };
   const show = (next: boolean) => {
     setShown(next);
     try {
@@ -49,14 +56,17 @@ export function VisualizerSlot() {
         {shown && real.length > 0 && (
           <>
             <label className="visually-hidden" htmlFor="visualizer-sink">
-              Sink shown
+              What the visualizer shows
             </label>
             <select
               id="visualizer-sink"
               className="visualizer-select"
-              value={sink?.config_id ?? ''}
+              value={showsSource ? ACTIVE_SOURCE : (sink?.config_id ?? '')}
               onChange={(e) => setChosen(e.target.value)}
             >
+              {active && !active.is_group && (
+                <option value={ACTIVE_SOURCE}>{active.name} (active source)</option>
+              )}
               {real.map((s) => (
                 <option key={s.config_id} value={s.config_id}>
                   {s.name}
@@ -85,9 +95,9 @@ export function VisualizerSlot() {
       </div>
       <div id="visualizer-body">
         {shown &&
-          (sink ? (
+          (target ? (
             <Suspense fallback={<p className="visualizer-note">Loading the visualizer…</p>}>
-              <Visualizer sinkId={sink.config_id} sinkName={sink.name} style={style} />
+              <Visualizer target={target} style={style} />
             </Suspense>
           ) : (
             <p className="visualizer-note">

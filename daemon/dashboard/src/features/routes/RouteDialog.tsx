@@ -1,15 +1,12 @@
 // Add Route and Edit of a route: a source (or source group) and a sink (or sink group) picked
 // from lists, named after them unless the user names it.
 import { useState } from 'react';
-import { api } from '../../api/client';
 import { useLive } from '../../api/hooks';
-import type { Route, RouteInput } from '../../api/schema';
+import type { Route } from '../../api/schema';
 import { routeName } from '../../lib/names';
-import { Dialog } from '../../ui/Dialog';
 import { Field } from '../../ui/Field';
-import { closeDialog } from '../dialogs';
-import { LevelFields } from '../entities/fields';
-import { changedFields, FormActions, FormError, numberOrText, useApiForm } from '../entities/form';
+import { PlaybackFields } from '../entities/fields';
+import { EntityDialog, numberOrText, saveEntry, useApiForm } from '../entities/form';
 
 interface Props {
   readonly route?: Route;
@@ -48,11 +45,7 @@ export default function RouteDialog({ route, initial }: Props) {
     delay: numberOrText(v.delay),
     enabled: v.enabled,
   };
-  const save = form.submit(() =>
-    route
-      ? api.update('route', route.name, changedFields(route, body as never) as never)
-      : api.add('route', body as unknown as RouteInput),
-  );
+  const save = form.submit(() => saveEntry('route', route, body));
   const option = (e: { name: string; is_group: boolean }) => (
     <option key={e.name} value={e.name}>
       {e.name}
@@ -61,37 +54,33 @@ export default function RouteDialog({ route, initial }: Props) {
   );
   const name = form.text('name');
   return (
-    <Dialog title={route ? `Edit route ${route.name}` : 'Add Route'} onClose={closeDialog}>
-      <form onSubmit={save} noValidate>
-        <FormError error={form.formError} />
-        <Field label="Source" errors={form.errors('source')}>
-          <select name="source" value={v.source} onChange={(e) => pick('source', e.target.value)}>
-            {sources.map(option)}
-          </select>
-        </Field>
-        <Field label="Sink" errors={form.errors('sink')}>
-          <select name="sink" value={v.sink} onChange={(e) => pick('sink', e.target.value)}>
-            {sinks.map(option)}
-          </select>
-        </Field>
-        <Field label="Name" errors={form.errors('name')}>
-          <input
-            {...name}
-            autoComplete="off"
-            onChange={(event) => {
-              setNamed(true);
-              name.onChange(event);
-            }}
-          />
-        </Field>
-        <div className="form-grid">
-          <LevelFields form={form} />
-        </div>
-        <label className="checkbox">
-          <input {...form.check('enabled')} /> Enabled
-        </label>
-        <FormActions busy={form.busy} submitLabel={route ? 'Save' : 'Add route'} />
-      </form>
-    </Dialog>
+    <EntityDialog
+      title={route ? `Edit route ${route.name}` : 'Add Route'}
+      form={form}
+      onSubmit={save}
+      submitLabel={route ? 'Save' : 'Add route'}
+    >
+      <Field label="Source" errors={form.errors('source')}>
+        <select name="source" value={v.source} onChange={(e) => pick('source', e.target.value)}>
+          {sources.map(option)}
+        </select>
+      </Field>
+      <Field label="Sink" errors={form.errors('sink')}>
+        <select name="sink" value={v.sink} onChange={(e) => pick('sink', e.target.value)}>
+          {sinks.map(option)}
+        </select>
+      </Field>
+      <Field label="Name" errors={form.errors('name')}>
+        <input
+          {...name}
+          autoComplete="off"
+          onChange={(event) => {
+            setNamed(true);
+            name.onChange(event);
+          }}
+        />
+      </Field>
+      <PlaybackFields form={form} />
+    </EntityDialog>
   );
 }

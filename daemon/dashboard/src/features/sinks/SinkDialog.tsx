@@ -1,6 +1,5 @@
 // Add Sink and Edit of a sink: name, address, protocol and output format (channels follow the
 // layout), plus volume, delay and normalisation when editing. One POST or one PUT.
-import { api } from '../../api/client';
 import {
   BIT_DEPTHS,
   CHANNEL_LAYOUTS,
@@ -8,19 +7,21 @@ import {
   LAYOUT_CHANNELS,
   SINK_PROTOCOLS,
   type Sink,
-  type SinkInput,
 } from '../../api/schema';
-import { Dialog } from '../../ui/Dialog';
 import { Field } from '../../ui/Field';
-import { closeDialog } from '../dialogs';
-import { LevelFields, SampleRateField } from '../entities/fields';
 import {
-  changedFields,
-  FormActions,
-  FormError,
+  EnabledField,
+  LevelFields,
+  NameField,
+  PortField,
+  SampleRateField,
+} from '../entities/fields';
+import {
+  EntityDialog,
   nullable,
   nullableNumber,
   numberOrText,
+  saveEntry,
   useApiForm,
 } from '../entities/form';
 
@@ -68,84 +69,75 @@ export default function SinkDialog({ sink }: { sink?: Sink }) {
       enabled: v.enabled,
     };
   };
-  const save = form.submit(() =>
-    editing
-      ? api.update('sink', sink.name, changedFields(sink, body() as never) as never)
-      : api.add('sink', body() as unknown as SinkInput),
-  );
+  const save = form.submit(() => saveEntry('sink', sink, body()));
   const layout = form.text('channel_layout');
 
   return (
-    <Dialog title={editing ? `Edit sink ${sink.name}` : 'Add Sink'} onClose={closeDialog} wide>
-      <form onSubmit={save} noValidate>
-        <FormError error={form.formError} />
-        <div className="form-grid">
-          <Field label="Name" errors={form.errors('name')}>
-            <input {...form.text('name')} autoComplete="off" required />
-          </Field>
-          <Field label="IP" hint="Where the audio is sent." errors={form.errors('ip')}>
-            <input {...form.text('ip')} inputMode="decimal" autoComplete="off" />
-          </Field>
-          <Field label="Port" hint="Scream receivers listen on 4010." errors={form.errors('port')}>
-            <input {...form.text('port')} type="number" min="1" max="65535" />
-          </Field>
-          <Field label="Protocol" errors={form.errors('protocol')}>
-            <select {...form.text('protocol')}>
-              {SINK_PROTOCOLS.map((p) => (
-                <option key={p} value={p}>
-                  {PROTOCOL_WORDS[p]}
-                </option>
-              ))}
-            </select>
-          </Field>
-        </div>
+    <EntityDialog
+      title={editing ? `Edit sink ${sink.name}` : 'Add Sink'}
+      wide
+      form={form}
+      onSubmit={save}
+      submitLabel={editing ? 'Save' : 'Add sink'}
+    >
+      <div className="form-grid">
+        <NameField form={form} />
+        <Field label="IP" hint="Where the audio is sent." errors={form.errors('ip')}>
+          <input {...form.text('ip')} inputMode="decimal" autoComplete="off" />
+        </Field>
+        <PortField form={form} name="port" hint="Scream receivers listen on 4010." />
+        <Field label="Protocol" errors={form.errors('protocol')}>
+          <select {...form.text('protocol')}>
+            {SINK_PROTOCOLS.map((p) => (
+              <option key={p} value={p}>
+                {PROTOCOL_WORDS[p]}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <fieldset className="form-grid">
+        <legend>Output format</legend>
+        <Field label="Bit depth" errors={form.errors('bit_depth')}>
+          <select {...form.text('bit_depth')}>
+            {BIT_DEPTHS.map((b) => (
+              <option key={b} value={b}>
+                {b}-bit
+              </option>
+            ))}
+          </select>
+        </Field>
+        <SampleRateField form={form} name="sample_rate" />
+        <Field label="Channel layout" errors={form.errors('channel_layout')}>
+          <select
+            {...layout}
+            onChange={(event) => {
+              layout.onChange(event);
+              const channels = LAYOUT_CHANNELS[event.target.value as keyof typeof LAYOUT_CHANNELS];
+              form.set('channels', String(channels));
+            }}
+          >
+            {CHANNEL_LAYOUTS.map((l) => (
+              <option key={l} value={l}>
+                {l}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Channels" hint="Follows the layout." errors={form.errors('channels')}>
+          <input {...form.text('channels')} type="number" min="1" max="8" />
+        </Field>
+      </fieldset>
+      {editing && (
         <fieldset className="form-grid">
-          <legend>Output format</legend>
-          <Field label="Bit depth" errors={form.errors('bit_depth')}>
-            <select {...form.text('bit_depth')}>
-              {BIT_DEPTHS.map((b) => (
-                <option key={b} value={b}>
-                  {b}-bit
-                </option>
-              ))}
-            </select>
-          </Field>
-          <SampleRateField form={form} name="sample_rate" />
-          <Field label="Channel layout" errors={form.errors('channel_layout')}>
-            <select
-              {...layout}
-              onChange={(event) => {
-                layout.onChange(event);
-                const channels =
-                  LAYOUT_CHANNELS[event.target.value as keyof typeof LAYOUT_CHANNELS];
-                form.set('channels', String(channels));
-              }}
-            >
-              {CHANNEL_LAYOUTS.map((l) => (
-                <option key={l} value={l}>
-                  {l}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Channels" hint="Follows the layout." errors={form.errors('channels')}>
-            <input {...form.text('channels')} type="number" min="1" max="8" />
-          </Field>
+          <legend>Playback</legend>
+          <LevelFields form={form} />
+          <label className="checkbox">
+            <input {...form.check('volume_normalization')} /> Volume normalisation
+          </label>
+          <EnabledField form={form} />
         </fieldset>
-        {editing && (
-          <fieldset className="form-grid">
-            <legend>Playback</legend>
-            <LevelFields form={form} />
-            <label className="checkbox">
-              <input {...form.check('volume_normalization')} /> Volume normalisation
-            </label>
-            <label className="checkbox">
-              <input {...form.check('enabled')} /> Enabled
-            </label>
-          </fieldset>
-        )}
-        <FormActions busy={form.busy} submitLabel={editing ? 'Save' : 'Add sink'} />
-      </form>
-    </Dialog>
+      )}
+    </EntityDialog>
   );
 }

@@ -1,18 +1,20 @@
 // Add Source (Scream Source or RTP Source) and Edit of a source: the fields the RTP source docs
 // list, plus volume, delay and the VNC host when editing. One POST or one PUT.
-import { api } from '../../api/client';
-import { RTP_DEFAULTS, RTP_FORMATS, type Source, type SourceInput } from '../../api/schema';
-import { Dialog } from '../../ui/Dialog';
+import { RTP_DEFAULTS, RTP_FORMATS, type Source } from '../../api/schema';
 import { Field } from '../../ui/Field';
-import { closeDialog } from '../dialogs';
-import { LevelFields, SampleRateField } from '../entities/fields';
 import {
-  changedFields,
-  FormActions,
-  FormError,
+  EnabledField,
+  LevelFields,
+  NameField,
+  PortField,
+  SampleRateField,
+} from '../entities/fields';
+import {
+  EntityDialog,
   nullable,
   nullableNumber,
   numberOrText,
+  saveEntry,
   useApiForm,
 } from '../entities/form';
 
@@ -76,11 +78,7 @@ export default function SourceDialog({ rtp = false, source }: Props) {
     };
   };
 
-  const save = form.submit(() =>
-    editing
-      ? api.update('source', source.name, changedFields(source, body() as never) as never)
-      : api.add('source', body() as unknown as SourceInput),
-  );
+  const save = form.submit(() => saveEntry('source', source, body()));
 
   const title = editing
     ? `Edit source ${source.name}`
@@ -88,56 +86,52 @@ export default function SourceDialog({ rtp = false, source }: Props) {
       ? 'Add RTP Source'
       : 'Add Scream Source';
   return (
-    <Dialog title={title} onClose={closeDialog} wide={Boolean(v.rtp)}>
-      <form onSubmit={save} noValidate>
-        <FormError error={form.formError} />
-        <div className="form-grid">
-          <Field label="Name" errors={form.errors('name')}>
-            <input {...form.text('name')} autoComplete="off" required />
-          </Field>
+    <EntityDialog
+      title={title}
+      wide={Boolean(v.rtp)}
+      form={form}
+      onSubmit={save}
+      submitLabel={editing ? 'Save' : 'Add source'}
+    >
+      <div className="form-grid">
+        <NameField form={form} />
+        <Field
+          label="Sender IP"
+          hint="The address the audio comes from; empty matches by tag alone."
+          errors={form.errors('ip')}
+        >
+          <input {...form.text('ip')} inputMode="decimal" autoComplete="off" />
+        </Field>
+        <Field
+          label="Tag"
+          hint="For per-application streams (ip/program); usually empty."
+          errors={form.errors('tag')}
+        >
+          <input {...form.text('tag')} autoComplete="off" />
+        </Field>
+      </div>
+      {editing && (
+        <fieldset className="form-grid">
+          <legend>Playback</legend>
+          <LevelFields form={form} />
+          <EnabledField form={form} />
           <Field
-            label="Sender IP"
-            hint="The address the audio comes from; empty matches by tag alone."
-            errors={form.errors('ip')}
+            label="VNC host"
+            hint="Receives media keys and offers VNC."
+            errors={form.errors('vnc_ip')}
           >
-            <input {...form.text('ip')} inputMode="decimal" autoComplete="off" />
+            <input {...form.text('vnc_ip')} autoComplete="off" />
           </Field>
-          <Field
-            label="Tag"
-            hint="For per-application streams (ip/program); usually empty."
-            errors={form.errors('tag')}
-          >
-            <input {...form.text('tag')} autoComplete="off" />
-          </Field>
-        </div>
-        {editing && (
-          <fieldset className="form-grid">
-            <legend>Playback</legend>
-            <LevelFields form={form} />
-            <label className="checkbox">
-              <input {...form.check('enabled')} /> Enabled
-            </label>
-            <Field
-              label="VNC host"
-              hint="Receives media keys and offers VNC."
-              errors={form.errors('vnc_ip')}
-            >
-              <input {...form.text('vnc_ip')} autoComplete="off" />
-            </Field>
-            <Field label="VNC port" errors={form.errors('vnc_port')}>
-              <input {...form.text('vnc_port')} type="number" min="1" max="65535" />
-            </Field>
-          </fieldset>
-        )}
-        {editing && (
-          <label className="checkbox">
-            <input {...form.check('rtp')} /> Receives RTP (not Scream)
-          </label>
-        )}
-        {v.rtp && <RtpFields form={form} />}
-        <FormActions busy={form.busy} submitLabel={editing ? 'Save' : 'Add source'} />
-      </form>
-    </Dialog>
+          <PortField form={form} name="vnc_port" label="VNC port" />
+        </fieldset>
+      )}
+      {editing && (
+        <label className="checkbox">
+          <input {...form.check('rtp')} /> Receives RTP (not Scream)
+        </label>
+      )}
+      {v.rtp && <RtpFields form={form} />}
+    </EntityDialog>
   );
 }
 
@@ -156,9 +150,7 @@ function RtpFields({
       >
         <input {...form.text('rtp.listen_ip')} autoComplete="off" />
       </Field>
-      <Field label="Port" hint="RTCP arrives on this port + 1." errors={form.errors('rtp.port')}>
-        <input {...form.text('rtp.port')} type="number" min="1" max="65535" />
-      </Field>
+      <PortField form={form} name="rtp.port" hint="RTCP arrives on this port + 1." />
       <Field label="Format" errors={form.errors('rtp.format')}>
         <select {...form.text('rtp.format')}>
           {RTP_FORMATS.map((f) => (

@@ -1,5 +1,6 @@
 // The visualizer's drawing (loaded only when shown): what one sink sends, from
-// /ws/levels?sink=ID (30 messages a second), drawn on a canvas at the display's frame rate as a
+// /ws/levels?sink=ID (30 messages a second), or what the active source sends into the routes
+// (?source=ID), drawn on a canvas at the display's frame rate as a
 // waveform, a spectrum or bars. Click for fullscreen; Esc leaves it.
 import { useEffect, useRef, useState } from 'react';
 import { levelFeed } from '../../api/levels';
@@ -17,12 +18,16 @@ function palette(element: Element): Palette {
   };
 }
 
-export default function Visualizer(props: {
-  sinkId: string;
-  sinkName: string;
-  style: VisualizerStyle;
-}) {
-  const { sinkId, sinkName, style } = props;
+/** What the visualizer shows: a sink, or a source (as it enters the routes). */
+export interface VisualizerTarget {
+  kind: 'sink' | 'source';
+  configId: string;
+  name: string;
+}
+
+export default function Visualizer(props: { target: VisualizerTarget; style: VisualizerStyle }) {
+  const { style } = props;
+  const { kind, configId, name } = props.target;
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const readoutRef = useRef<HTMLSpanElement>(null);
   const styleRef = useRef(style);
@@ -42,8 +47,10 @@ export default function Visualizer(props: {
     let dirty = true;
     let drawnStyle = styleRef.current;
     const trace: Trace = { bars: [], caps: [] };
-    const unsubscribe = levelFeed(`sink=${encodeURIComponent(sinkId)}`).subscribe((message) => {
-      latest = message.sinks.find((s) => s.config_id === sinkId) ?? null;
+    const feed = levelFeed(`${kind}=${encodeURIComponent(configId)}`);
+    const unsubscribe = feed.subscribe((message) => {
+      const all = kind === 'sink' ? message.sinks : message.sources;
+      latest = all.find((s) => s.config_id === configId) ?? null;
       dirty = true;
       const readout = readoutRef.current;
       const text = latest?.peak.map((p) => formatDb(p)).join(' · ') || 'silent';
@@ -91,7 +98,7 @@ export default function Visualizer(props: {
       resize.disconnect();
       theme.disconnect();
     };
-  }, [sinkId]);
+  }, [kind, configId]);
 
   useEffect(() => {
     if (!full) return;
@@ -123,12 +130,12 @@ export default function Visualizer(props: {
   return (
     <>
       <p className="visualizer-readout">
-        {sinkName}: <span ref={readoutRef}>silent</span>
+        {name}: <span ref={readoutRef}>silent</span>
       </p>
       <button
         type="button"
         className="visualizer-canvas"
-        aria-label={`${style[0]!.toUpperCase()}${style.slice(1)} of what ${sinkName} plays: fullscreen`}
+        aria-label={`${style[0]!.toUpperCase()}${style.slice(1)} of what ${name} ${kind === 'sink' ? 'plays' : 'sends'}: fullscreen`}
         onClick={enter}
       >
         <canvas ref={canvasRef} data-testid="visualizer-canvas" />
