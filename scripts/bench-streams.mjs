@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The MP3 streams' benchmark (issue 14). On the same input in the same run (BENCH_STREAMS_S
-// seconds, default 600, of 48 kHz stereo: tones, a sweep and pink noise, made by ffmpeg):
+// seconds, default 600 as the issue asks, of 48 kHz stereo: tones, a sweep and pink noise, made
+// by ffmpeg; `BENCH_STREAMS_S=60 npm run bench -- streams` for a quicker look):
 //   - Tributary's encoder (tributary-codec, LAME built from source, f32 blocks as the engine
 //     feeds it; native/codec/examples/mp3_encode.rs) vs the `lame` CLI and ffmpeg's libmp3lame
 //     at 320 kbit/s CBR, CPU seconds each (one thread), printed as ratios;
@@ -19,6 +20,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const seconds = Number(process.env.BENCH_STREAMS_S ?? 600);
+if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3600) {
+  console.error(
+    `BENCH_STREAMS_S must be whole seconds from 1 to 3600 (the input's length), not '${process.env.BENCH_STREAMS_S}'`,
+  );
+  process.exit(2);
+}
 const dir = mkdtempSync(join(tmpdir(), 'tributary-bench-mp3-'));
 const raw = join(dir, 'in.raw');
 

@@ -55,7 +55,14 @@ export const suites = [
     args: ['test', '-w', 'native/napi'],
     format: 'node-test',
   },
-  { name: 'daemon', min: 570, cmd: 'npm', args: ['test', '-w', 'daemon'], format: 'node-test' },
+  // By package name: the path `daemon` would select the dashboard's workspace under it too.
+  {
+    name: 'daemon',
+    min: 570,
+    cmd: 'npm',
+    args: ['test', '-w', '@tributary/daemon'],
+    format: 'node-test',
+  },
   {
     name: 'dashboard: unit',
     min: 25,

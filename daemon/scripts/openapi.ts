@@ -1,4 +1,4 @@
-// npm run openapi -w daemon: writes daemon/openapi.json from the route and entity schemas.
+// npm run openapi -w @tributary/daemon: writes daemon/openapi.json from the route and entity schemas.
 // test/openapi.test.ts fails when the committed file is stale.
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';

@@ -6,7 +6,7 @@ import { build } from './helpers.js';
 
 const committed = readFileSync(new URL('../openapi.json', import.meta.url), 'utf8');
 
-test('daemon/openapi.json is up to date (run `npm run openapi -w daemon` after changing a schema)', async () => {
+test('daemon/openapi.json is up to date (run `npm run openapi -w @tributary/daemon` after changing a schema)', async () => {
   assert.equal(await openapiText(), committed);
 });
 

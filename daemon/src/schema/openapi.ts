@@ -1,5 +1,5 @@
 // How the OpenAPI document is built from the routes' schemas (served at /api/openapi.json and
-// written to daemon/openapi.json by `npm run openapi -w daemon`).
+// written to daemon/openapi.json by `npm run openapi -w @tributary/daemon`).
 import type { SwaggerOptions } from '@fastify/swagger';
 import { version } from '../version.js';
 

@@ -3,6 +3,7 @@
 // listener first gets the last second of frames, so players start at once; a listener whose
 // connection cannot take the stream (10 s queued in the daemon) is dropped, never waited for.
 import type { ServerResponse } from 'node:http';
+import { CpuMeter } from '../services/cpu-meter.js';
 
 /** The engine side of a stream (`engine.listenMp3`'s handle). */
 export interface EncoderHandle {
@@ -52,7 +53,7 @@ export class Mp3Hub {
   #backlogBytes = 0;
   #dropped = 0;
   #sent = 0;
-  #cpu = { at: 0, cpuS: 0, percent: 0 };
+  #cpu = new CpuMeter();
   #last: Omit<HubStats, 'listeners' | 'dropped_listeners' | 'bytes_sent'> = {
     encoder_cpu_percent: null,
     encoder_overruns: 0,
@@ -88,7 +89,7 @@ export class Mp3Hub {
     }
     if (!this.#encoder) {
       this.#encoder = this.#open((frames) => this.#deliver(frames));
-      this.#cpu = { at: performance.now(), cpuS: 0, percent: 0 };
+      this.#cpu = new CpuMeter();
     }
   }
 
@@ -121,17 +122,8 @@ export class Mp3Hub {
     const e = this.#encoder;
     if (e) {
       const s = e.stats();
-      const now = performance.now();
-      const elapsed = (now - this.#cpu.at) / 1000;
-      if (elapsed >= 0.5) {
-        this.#cpu = {
-          at: now,
-          cpuS: s.cpu_s,
-          percent: ((s.cpu_s - this.#cpu.cpuS) / elapsed) * 100,
-        };
-      }
       this.#last = {
-        encoder_cpu_percent: Math.max(0, this.#cpu.percent),
+        encoder_cpu_percent: this.#cpu.percent(s.cpu_s),
         encoder_overruns: s.overruns,
         encoder_filled_s: s.filled_s,
         sample_rate: s.sample_rate,

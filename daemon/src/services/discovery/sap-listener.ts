@@ -39,6 +39,26 @@ export function streamId(
   return `${base} ${origin.address}${where}`;
 }
 
+/** What the listener counts: datagrams, what they held, and what it dropped. */
+export interface SapCounters {
+  packets: number;
+  announcements: number;
+  deletions: number;
+  malformed: number;
+  unsupported: number;
+  own: number;
+}
+
+/** The counters before anything is heard, and those reported while no listener runs. */
+export const NO_SAP_COUNTERS: Readonly<SapCounters> = Object.freeze({
+  packets: 0,
+  announcements: 0,
+  deletions: 0,
+  malformed: 0,
+  unsupported: 0,
+  own: 0,
+});
+
 export class SapListener {
   readonly #registry: DiscoveredRegistry<SapStream>;
   readonly #options: SapListenerOptions;
@@ -52,14 +72,7 @@ export class SapListener {
   readonly groups = new Map<string, string | null>();
   state: 'off' | 'running' | 'failed' = 'off';
   error: string | null = null;
-  readonly counters = {
-    packets: 0,
-    announcements: 0,
-    deletions: 0,
-    malformed: 0,
-    unsupported: 0,
-    own: 0,
-  };
+  readonly counters: SapCounters = { ...NO_SAP_COUNTERS };
   lastProblem: string | null = null;
 
   constructor(

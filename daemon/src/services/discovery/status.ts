@@ -13,7 +13,7 @@ import type { MdnsEndpoint } from './mdns-endpoint.js';
 import { entryForDevice, sourceForStream } from './reconciler.js';
 import type { DiscoveredRegistry, Heard } from './registry.js';
 import type { SapAnnouncer } from './sap-announcer.js';
-import type { SapListener, SapStream } from './sap-listener.js';
+import { NO_SAP_COUNTERS, type SapListener, type SapStream } from './sap-listener.js';
 import type { SettingsSync } from './settings-sync.js';
 import type { DeviceRecord } from './txt.js';
 
@@ -44,14 +44,7 @@ export function discoveryStatus(p: DiscoveryParts): DiscoveryStatus {
       groups: l
         ? [...l.groups].map(([group, error]) => ({ group, joined: error === null, error }))
         : [],
-      ...(l?.counters ?? {
-        packets: 0,
-        announcements: 0,
-        deletions: 0,
-        malformed: 0,
-        unsupported: 0,
-        own: 0,
-      }),
+      ...(l?.counters ?? NO_SAP_COUNTERS),
       last_problem: l?.lastProblem ?? null,
       streams: streamList(p.streams, config),
       announcer: {

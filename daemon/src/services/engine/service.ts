@@ -7,6 +7,7 @@ import type { ConfigSnapshot } from '../../config/store.js';
 import type { StatsMessage } from '../../schema/stats.js';
 import type { EngineSettings } from '../../settings/engine.js';
 import { solve } from '../../solver/solve.js';
+import { CpuMeter } from '../cpu-meter.js';
 
 export interface EngineLogger {
   info(msg: string): void;
@@ -33,7 +34,7 @@ export class EngineService {
   #engine: Engine | null = null;
   #error: string | null = null;
   #problems: string[] = [];
-  #cpu = { at: performance.now(), cpuS: 0, percent: 0 };
+  readonly #cpu = new CpuMeter();
   readonly #off: boolean;
   /** The revision the engine plays, and the last one it refused (with why). */
   #revision: number | null = null;
@@ -122,17 +123,7 @@ export class EngineService {
   stats(): Omit<StatsMessage, 'discovery' | 'streams'> {
     const engine = this.#engine;
     const s = engine?.running ? engine.stats() : null;
-    if (s) {
-      const now = performance.now();
-      const elapsed = (now - this.#cpu.at) / 1000;
-      if (elapsed >= 0.5) {
-        this.#cpu = {
-          at: now,
-          cpuS: s.cpu_s,
-          percent: ((s.cpu_s - this.#cpu.cpuS) / elapsed) * 100,
-        };
-      }
-    }
+    const cpuPercent = s ? this.#cpu.percent(s.cpu_s) : 0;
     const health = engine?.running ? engine.health() : null;
     const fault = health?.last_fault;
     return {
@@ -155,7 +146,7 @@ export class EngineService {
         quarantined: (health?.quarantined ?? []).map(({ ms_left: _, ...q }) => q),
         uptime_s: s?.uptime_s ?? 0,
         cpu_s: s?.cpu_s ?? 0,
-        cpu_percent: s ? Math.max(0, this.#cpu.percent) : 0,
+        cpu_percent: cpuPercent,
         queue_overflows: s?.queue_overflows ?? 0,
         unknown_packets: s?.unknown_packets ?? 0,
         malformed_unknown: s?.malformed_unknown ?? 0,
