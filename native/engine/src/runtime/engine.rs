@@ -15,7 +15,7 @@ use crate::runtime::supervisor::{lock, supervise, Inner};
 #[cfg(feature = "fault-injection")]
 use crate::runtime::worker::Command;
 use crate::sink::listen::mp3::{Deliver, Mp3Stream};
-use crate::sink::listen::whep::{WhepBind, WhepRequest, WhepServer};
+use crate::sink::listen::whep::{WhepBind, WhepError, WhepRequest, WhepServer};
 use crate::source::unknown::UnknownSender;
 use std::io;
 use std::sync::mpsc::{self, Sender};
@@ -106,12 +106,11 @@ impl Engine {
         &self,
         req: &WhepRequest<'_>,
         bind: &WhepBind,
-    ) -> Result<(String, String), ConfigError> {
+    ) -> Result<(String, String), WhepError> {
         let inner = lock(&self.inner);
-        let counters = inner
-            .control
-            .sink_counters(req.sink_id)
-            .ok_or_else(|| ConfigError(format!("no sink {} is playing", req.sink_id)))?;
+        let counters = inner.control.sink_counters(req.sink_id).ok_or_else(|| {
+            WhepError::Unavailable(format!("the sink {} is not playing", req.sink_id))
+        })?;
         let rate = inner
             .desired
             .sinks
@@ -119,9 +118,7 @@ impl Engine {
             .find(|s| s.id == req.sink_id)
             .map_or(48_000, |s| s.sample_rate);
         drop(inner);
-        self.whep
-            .offer(counters, rate, req, bind)
-            .map_err(ConfigError)
+        self.whep.offer(counters, rate, req, bind)
     }
 
     /// Peak, RMS, spectrum and waveform of the sinks in `ids` (all when empty), as sent. The

@@ -56,6 +56,23 @@ pub struct WhepBind {
     pub port: u16,
 }
 
+/// Why an offer was not answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WhepError {
+    /// The offer itself (not SDP, no Opus audio to receive): the listener's fault.
+    BadOffer(String),
+    /// The server cannot take it now (the sink is not playing, no socket, no thread).
+    Unavailable(String),
+}
+
+impl std::fmt::Display for WhepError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::BadOffer(m) | Self::Unavailable(m) => f.write_str(m),
+        }
+    }
+}
+
 /// A session as [`WhepServer::sessions`] lists it.
 #[derive(Clone, Debug)]
 pub struct WhepSessionInfo {
@@ -80,7 +97,8 @@ impl WhepServer {
         rate: u32,
         req: &WhepRequest<'_>,
         bind: &WhepBind,
-    ) -> Result<(String, String), String> {
+    ) -> Result<(String, String), WhepError> {
+        use WhepError::{BadOffer, Unavailable};
         let mut thread = self.thread.lock().unwrap_or_else(|e| e.into_inner());
         let mut state = lock(&self.shared);
         if !state.running {
@@ -89,7 +107,7 @@ impl WhepServer {
                 let _ = old.join();
                 state = lock(&self.shared);
             }
-            state.sockets = bind_sockets(bind)?;
+            state.sockets = bind_sockets(bind).map_err(Unavailable)?;
         }
         let local: Vec<SocketAddr> = state
             .sockets
@@ -105,13 +123,14 @@ impl WhepServer {
             req.profile,
             req.timeout,
             now,
-        )?;
+        )
+        .map_err(BadOffer)?;
         if !state.feeds.contains_key(req.sink_id) {
-            let feed = Feed::open(sink, rate).map_err(|e| e.0)?;
+            let feed = Feed::open(sink, rate).map_err(|e| Unavailable(e.0))?;
             state.feeds.insert(req.sink_id.to_string(), feed);
         }
         if let Some(feed) = state.feeds.get_mut(req.sink_id) {
-            feed.want(req.profile).map_err(|e| e.0)?;
+            feed.want(req.profile).map_err(|e| Unavailable(e.0))?;
         }
         state.next_id += 1;
         let id = format!("{:016x}{:08x}", random_u64(), state.next_id);
@@ -130,7 +149,7 @@ impl WhepServer {
                     state.sessions.clear();
                     state.feeds.clear();
                     state.sockets.clear();
-                    return Err(format!("cannot start the WebRTC thread: {e}"));
+                    return Err(Unavailable(format!("cannot start the WebRTC thread: {e}")));
                 }
             }
         }

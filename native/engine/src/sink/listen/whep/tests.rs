@@ -200,7 +200,10 @@ fn an_offer_that_is_not_sdp_or_has_no_audio_is_refused_with_the_reason() {
     let err = server
         .offer(sink.clone(), 48_000, &req, &bind_loopback())
         .unwrap_err();
-    assert!(err.contains("not valid SDP"), "{err}");
+    assert!(
+        matches!(&err, WhepError::BadOffer(m) if m.contains("not valid SDP")),
+        "{err}"
+    );
     assert!(!server.is_running() && !sink.webrtc.is_open());
 }
 
