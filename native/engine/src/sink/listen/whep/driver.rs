@@ -3,12 +3,12 @@
 //! the session it belongs to, feeds str0m its timeouts, sends what str0m transmits, and frees
 //! sessions that closed or went quiet. It wakes for a datagram or every [`TICK`].
 
-use crate::sink::listen::whep::State;
+use crate::sink::listen::whep::state::{lock, State};
 use std::collections::HashMap;
 use std::net::UdpSocket;
 use std::os::fd::AsRawFd;
+use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use str0m::net::{Protocol, Receive};
@@ -16,19 +16,6 @@ use str0m::{Input, Output};
 
 /// The longest the thread sleeps (a 20 ms packet leaves at most this late).
 pub const TICK: Duration = Duration::from_millis(5);
-
-/// What the thread counts across sessions.
-#[derive(Debug, Default)]
-pub struct DriverCounters {
-    /// Datagrams no session claimed (stray or hostile), dropped.
-    pub stray: AtomicU64,
-    /// Datagrams str0m could not send (the socket refused).
-    pub send_errors: AtomicU64,
-    /// Added latency, microseconds: from the audio leaving the tap to its RTP packet handed to
-    /// the socket, the latest and the largest since the server started.
-    pub latency_us: AtomicU64,
-    pub max_latency_us: AtomicU64,
-}
 
 /// Runs until `stop` or until no session is left (the sockets close with the thread).
 pub fn run(shared: &Arc<Mutex<State>>, stop: &AtomicBool) {
@@ -56,10 +43,6 @@ pub fn run(shared: &Arc<Mutex<State>>, stop: &AtomicBool) {
         drive(&mut state, now);
         expire(&mut state, now);
     }
-}
-
-pub fn lock(shared: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
-    shared.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn wait_readable(fds: &[i32], timeout: Duration) {

@@ -9,12 +9,12 @@
 pub mod driver;
 pub mod feed;
 pub mod session;
+pub mod state;
 
-use crate::sink::listen::whep::driver::{lock, DriverCounters};
 use crate::sink::listen::whep::feed::Feed;
 use crate::sink::listen::whep::session::{Session, SessionStats};
+use crate::sink::listen::whep::state::{lock, DriverCounters, State};
 use crate::sink::SinkCounters;
-use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr, UdpSocket};
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::Relaxed;
@@ -22,20 +22,6 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tributary_codec::OpusProfile;
-
-/// Everything the thread and the API share (behind one lock; never the engine thread's).
-#[derive(Default)]
-pub struct State {
-    pub sockets: Vec<UdpSocket>,
-    pub sessions: HashMap<String, Session>,
-    /// Feeds by sink id.
-    pub feeds: HashMap<String, Feed>,
-    pub running: bool,
-    pub counters: Arc<DriverCounters>,
-    /// Sessions freed because they closed or went quiet.
-    pub expired: u64,
-    next_id: u64,
-}
 
 /// A listener's request.
 pub struct WhepRequest<'a> {
