@@ -19,7 +19,7 @@ const STATS_INTERVAL: Duration = Duration::from_secs(1);
 pub struct SessionStats {
     pub sink_id: String,
     pub profile: &'static str,
-    /// RTP packets and payload bytes sent.
+    /// RTP packets and Opus payload bytes handed to str0m to send.
     pub packets: u64,
     pub bytes: u64,
     /// Packets the listener reported lost (RTCP receiver reports) and the fraction lost lately.
@@ -148,8 +148,6 @@ impl Session {
             }
             Event::Closed => self.closed = true,
             Event::MediaEgressStats(s) => {
-                self.stats.packets = s.packets;
-                self.stats.bytes = s.bytes;
                 self.stats.rtt_s = s.rtt.map(|d| d.as_secs_f64());
                 if let Some(loss) = s.loss {
                     self.stats.loss = f64::from(loss);
@@ -194,7 +192,10 @@ impl Session {
             }
         };
         let time = str0m::media::MediaTime::new(rtp_time, Frequency::FORTY_EIGHT_KHZ);
-        if writer.write(pt, now, time, data.clone()).is_err() {
+        if writer.write(pt, now, time, data.clone()).is_ok() {
+            self.stats.packets += 1;
+            self.stats.bytes += data.len() as u64;
+        } else {
             self.stats.dropped += 1;
         }
     }
