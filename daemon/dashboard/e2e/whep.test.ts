@@ -158,3 +158,38 @@ test('Chromium as a WHEP client hears the routed tone in stereo: 1 kHz left, 440
   });
   assert.deepEqual(errors, []);
 });
+
+test("a sink's Listen button plays it over WebRTC in an <audio> element; pressed again, the session ends", async () => {
+  const { page, errors } = await run.open('/');
+  const button = page.getByRole('button', { name: 'Listen in browser: Desk' });
+  await button.click();
+  await page.waitForFunction(
+    () => document.querySelector('button[aria-pressed="true"][aria-label^="Listen"]') !== null,
+    null,
+    { timeout: 15_000 },
+  );
+  const played = await page.evaluate(async () => {
+    const audio = document.querySelector('audio[data-whep-sink]') as HTMLAudioElement;
+    const start = audio.currentTime;
+    await new Promise((r) => setTimeout(r, 2500));
+    return { advanced: audio.currentTime - start, paused: audio.paused, live: !!audio.srcObject };
+  });
+  assert.deepEqual([played.paused, played.live], [false, true]);
+  assert.ok(played.advanced > 1.5, `currentTime advanced ${played.advanced} s in 2.5 s`);
+  const webrtc = async () =>
+    (
+      (await run.api('GET', '/api/stats')).body as {
+        streams: Array<{ format: string; listeners: number; packets_sent: number }>;
+      }
+    ).streams.find((s) => s.format === 'webrtc');
+  const during = await webrtc();
+  assert.equal(during?.listeners, 1);
+  assert.ok((during?.packets_sent ?? 0) > 50);
+  await button.click();
+  assert.equal(await button.getAttribute('aria-pressed'), 'false');
+  const end = Date.now() + 5000;
+  while ((await webrtc())?.listeners !== 0 && Date.now() < end)
+    await new Promise((r) => setTimeout(r, 100));
+  assert.equal((await webrtc())?.listeners, 0);
+  assert.deepEqual(errors, []);
+});
