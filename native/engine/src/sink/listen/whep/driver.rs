@@ -81,10 +81,19 @@ fn receive(state: &mut State, buf: &mut [u8], now: Instant) {
                 continue;
             };
             let input = Input::Receive(now, receive);
-            let Some(session) = sessions.values_mut().find(|s| s.rtc.accepts(&input)) else {
+            // str0m claims STUN by its credentials, and DTLS/RTP/RTCP by the nominated pair;
+            // DTLS that races ICE's nomination is claimed by the address STUN came from.
+            let session = match sessions.values_mut().position(|s| s.rtc.accepts(&input)) {
+                Some(i) => sessions.values_mut().nth(i),
+                None => sessions.values_mut().find(|s| s.peers.contains(&source)),
+            };
+            let Some(session) = session else {
                 counters.stray.fetch_add(1, Relaxed);
                 continue;
             };
+            if !session.peers.contains(&source) && session.peers.len() < 16 {
+                session.peers.push(source);
+            }
             session.last_heard = now;
             if session.rtc.handle_input(input).is_err() {
                 session.closed = true;

@@ -50,6 +50,8 @@ pub struct Session {
     pt: Option<Pt>,
     pub stats: SessionStats,
     pub closed: bool,
+    /// Addresses the listener's packets came from (claimed for it), at most 16.
+    pub peers: Vec<SocketAddr>,
 }
 
 impl Session {
@@ -113,6 +115,7 @@ impl Session {
             pt: None,
             stats,
             closed: false,
+            peers: Vec::new(),
         };
         Ok((session, answer))
     }

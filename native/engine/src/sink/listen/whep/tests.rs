@@ -1,14 +1,14 @@
 //! WHEP against a real WebRTC peer: a second str0m instance as the listener, on its own UDP
 //! socket on 127.0.0.1, decoding what it receives with libopus.
 
+#[path = "../../../../benches/common/whep_peer.rs"]
+mod whep_peer;
+use whep_peer::Listener;
+
 use super::*;
-use opus::{Channels, Decoder};
 use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
 use std::time::Duration;
-use str0m::media::{Direction, MediaKind};
-use str0m::net::{Protocol, Receive};
-use str0m::{Candidate, Event, Input, Output, Rtc};
 use tributary_codec::OPUS_PROFILES;
 use tributary_dsp::AudioBuffer;
 
@@ -47,78 +47,6 @@ fn play_tones(sink: Arc<SinkCounters>, rate: u32, stop: Arc<AtomicBool>) -> Join
     })
 }
 
-/// A listener: str0m with a recvonly audio track, as a browser's WHEP client would offer.
-struct Listener {
-    rtc: Rtc,
-    socket: UdpSocket,
-    pending: Option<str0m::change::SdpPendingOffer>,
-}
-
-impl Listener {
-    fn new() -> (Self, String) {
-        let mut rtc = Rtc::new(Instant::now());
-        let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
-        socket
-            .set_read_timeout(Some(Duration::from_millis(2)))
-            .unwrap();
-        let c = Candidate::host(socket.local_addr().unwrap(), "udp").unwrap();
-        rtc.add_local_candidate(c);
-        let mut change = rtc.sdp_api();
-        change.add_media(MediaKind::Audio, Direction::RecvOnly, None, None, None);
-        let (offer, pending) = change.apply().unwrap();
-        let listener = Self {
-            rtc,
-            socket,
-            pending: Some(pending),
-        };
-        (listener, offer.to_sdp_string())
-    }
-
-    fn accept(&mut self, answer: &str) {
-        let answer = str0m::change::SdpAnswer::from_sdp_string(answer).unwrap();
-        let pending = self.pending.take().unwrap();
-        self.rtc.sdp_api().accept_answer(pending, answer).unwrap();
-    }
-
-    /// Runs the peer until it decoded `frames` (or for `seconds` at most), decoding each Opus
-    /// packet into (left, right).
-    fn listen(&mut self, frames: usize, seconds: f64) -> (Vec<f32>, Vec<f32>) {
-        let mut dec = Decoder::new(48_000, Channels::Stereo).unwrap();
-        let (mut left, mut right, mut pcm) = (Vec::new(), Vec::new(), vec![0f32; 5760 * 2]);
-        let mut buf = vec![0u8; 2000];
-        let end = Instant::now() + Duration::from_secs_f64(seconds);
-        while Instant::now() < end && left.len() < frames {
-            loop {
-                match self.rtc.poll_output().unwrap() {
-                    Output::Timeout(_) => break,
-                    Output::Transmit(t) => {
-                        let _ = self.socket.send_to(&t.contents, t.destination);
-                    }
-                    Output::Event(Event::MediaData(m)) => {
-                        let n = dec.decode_float(&m.data, &mut pcm, false).unwrap();
-                        left.extend(pcm[..n * 2].chunks(2).map(|s| s[0]));
-                        right.extend(pcm[..n * 2].chunks(2).map(|s| s[1]));
-                    }
-                    Output::Event(_) => {}
-                }
-            }
-            let now = Instant::now();
-            let input = match self.socket.recv_from(&mut buf) {
-                Ok((n, source)) => {
-                    let local = self.socket.local_addr().unwrap();
-                    Input::Receive(
-                        now,
-                        Receive::new(Protocol::Udp, source, local, &buf[..n]).unwrap(),
-                    )
-                }
-                Err(_) => Input::Timeout(now),
-            };
-            self.rtc.handle_input(input).unwrap();
-        }
-        (left, right)
-    }
-}
-
 /// Energy of `x` at `hz` (Goertzel), 48 kHz.
 fn energy(x: &[f32], hz: f64) -> f64 {
     let k = 2.0 * (std::f64::consts::TAU * hz / 48_000.0).cos();
@@ -154,14 +82,21 @@ fn hears_tones_apart(rate: u32) {
     assert!(answer.contains("stereo=1") && answer.contains("sprop-stereo=1"));
     assert!(answer.contains("a=candidate:") && answer.contains("127.0.0.1"));
     listener.accept(&answer);
-    let (left, right) = listener.listen(72_000, 15.0);
+    let (mut left, mut right) = (Vec::new(), Vec::new());
+    listener.listen(Duration::from_secs(15), |_, pcm| {
+        left.extend(pcm.chunks(2).map(|s| s[0]));
+        right.extend(pcm.chunks(2).map(|s| s[1]));
+        left.len() < 72_000
+    });
     stop.store(true, Relaxed);
     player.join().unwrap();
     // 1.5 s of audio (ICE and DTLS take a few hundred milliseconds before it).
     assert!(
         left.len() >= 72_000,
-        "heard {} frames at {rate} Hz",
-        left.len()
+        "heard {} frames at {rate} Hz; server: {:?} {:?}",
+        left.len(),
+        server.sessions(),
+        server.counters()
     );
     let (l, r) = (&left[left.len() - 24_000..], &right[right.len() - 24_000..]);
     assert!(
