@@ -7,6 +7,8 @@
 //     at 320 kbit/s CBR, CPU seconds each (one thread), printed as ratios;
 //   - Tributary's Opus encoder (libopus built from source; opus_encode.rs) vs ffmpeg's libopus at
 //     the three listening profiles (64/128/256 kbit/s, complexity 5/8/10), 20 ms frames;
+//   - WebRTC listening's added latency, from a sink's tap to the RTP packet at a WebRTC
+//     listener (p50/p99, target p99 <= 40 ms; native/engine/benches/whep.rs);
 //   - the daemon with 1 and 50 listeners of one sink: CPU, encoder CPU, time to first byte
 //     (daemon/scripts/bench-streams.ts).
 // The references are whole processes (their start, input parsing and muxing count; ours is the
@@ -127,6 +129,14 @@ try {
         `ratio ${(mine.cpu_s / cpu).toFixed(2)}`,
     );
   }
+
+  console.log('\nWebRTC (WHEP):');
+  const whep = spawnSync(
+    'cargo',
+    ['bench', '--quiet', '-p', 'tributary-engine', '--bench', 'whep', '--', '--seconds', '20'],
+    { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  if (whep.status !== 0) process.exitCode = 1;
 
   console.log('\nDaemon, one sink, 1 and 50 listeners:');
   const daemon = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench-streams.ts'], {

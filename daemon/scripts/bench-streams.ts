@@ -28,6 +28,8 @@ await fastify.register(app, {
     rtpPorts: [],
     multicastGroups: [],
     jitterAdaptive: true,
+    webrtcAddresses: ['127.0.0.1'],
+    webrtcPort: 0,
     jitterMinMs: 20,
     jitterMaxMs: 200,
   },

@@ -5,6 +5,7 @@ import type { Config } from '../src/schema/files.js';
 import type { Route } from '../src/schema/route.js';
 import type { Sink } from '../src/schema/sink.js';
 import type { Source } from '../src/schema/source.js';
+import { WEBRTC_DEFAULTS } from '../src/schema/webrtc.js';
 
 type Solvable = Pick<Config, 'sinks' | 'sources' | 'routes'>;
 
@@ -33,6 +34,7 @@ function sink(name: string, members: string[] = [], volume = 1): Sink {
     time_sync_delay: 0,
     payload_type: null,
     mp3: { bitrate: 320, max_listeners: 32 },
+    webrtc: { ...WEBRTC_DEFAULTS, ice_servers: [] },
     auto_added: null,
     equalizer: flat(),
   };

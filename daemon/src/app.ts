@@ -29,6 +29,7 @@ import type { DiscoverySettings } from './settings/discovery.js';
 import type { EngineSettings } from './settings/engine.js';
 import streams from './streams/index.js';
 import mp3Routes from './streams/mp3-routes.js';
+import whepRoutes from './streams/whep-routes.js';
 
 export interface AppOptions {
   /** config.yaml (sinks, sources, routes). */
@@ -110,6 +111,7 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
   // Routes: one encapsulated plugin per folder of src/routes/.
   await fastify.register(statsRoutes);
   await fastify.register(mp3Routes);
+  await fastify.register(whepRoutes);
   await fastify.register(systemRoutes);
   await fastify.register(discoveryRoutes);
   await fastify.register(sinkRoutes, { prefix: '/sinks' });

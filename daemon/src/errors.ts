@@ -176,3 +176,31 @@ export const CrossSiteSocketError = createError<'TRIBUTARY_CROSS_SITE', 403, [st
   "A source's desktop is only opened from the dashboard's own pages, not another site's (%s)",
   403,
 );
+
+/** 404: no real, enabled sink with WebRTC listening by that id or name. Args: id, why. */
+export const NoWhepSinkError = createError<'TRIBUTARY_NOT_FOUND', 404, [string, string]>(
+  'TRIBUTARY_NOT_FOUND',
+  "No sink '%s' to listen to over WebRTC (%s)",
+  404,
+);
+
+/** 404: no WebRTC session by that id (never made, closed, or timed out). Args: id. */
+export const NoWhepSessionError = createError<'TRIBUTARY_NOT_FOUND', 404, [string]>(
+  'TRIBUTARY_NOT_FOUND',
+  "No WebRTC session '%s' (closed, timed out, or never made)",
+  404,
+);
+
+/** 400: an SDP offer or ICE fragment the engine cannot use. Args: the engine's reason. */
+export const BadOfferError = createError<'TRIBUTARY_BAD_OFFER', 400, [string]>(
+  'TRIBUTARY_BAD_OFFER',
+  '%s',
+  400,
+);
+
+/** 415: a body of another type than the route reads. Args: type given, type wanted. */
+export const UnsupportedMediaTypeError = createError<
+  'TRIBUTARY_UNSUPPORTED_MEDIA_TYPE',
+  415,
+  [string, string]
+>('TRIBUTARY_UNSUPPORTED_MEDIA_TYPE', "Content-Type '%s' is not read here; send %s", 415);

@@ -17,6 +17,8 @@ export const localEngine: EngineSettings = {
   jitterAdaptive: true,
   jitterMinMs: 20,
   jitterMaxMs: 200,
+  webrtcAddresses: ['127.0.0.1'],
+  webrtcPort: 0,
 };
 
 /** A fresh temporary directory, removed when the test ends. */

@@ -32,6 +32,8 @@ test('the audio engine is on by default, with its settings read and checked with
     jitterAdaptive: true,
     jitterMinMs: 20,
     jitterMaxMs: 200,
+    webrtcAddresses: [],
+    webrtcPort: 0,
   });
   assert.equal(readSettings({ ENGINE: 'off' }).engine, null);
   const e = readSettings({
@@ -48,6 +50,11 @@ test('the audio engine is on by default, with its settings read and checked with
     ['127.0.0.1', [0], null, [5004, 5006], ['239.255.77.77'], false],
   );
   assert.equal(e?.jitterMinMs, 50);
+  assert.deepEqual(e?.webrtcAddresses, ['127.0.0.1']);
+  const w = readSettings({ WEBRTC_ADDRESSES: '10.0.0.2, ::1', WEBRTC_PORT: '50000' }).engine;
+  assert.deepEqual([w?.webrtcAddresses, w?.webrtcPort], [['10.0.0.2', '::1'], 50000]);
+  assert.throws(() => readSettings({ WEBRTC_ADDRESSES: 'eth0' }), /WEBRTC_ADDRESSES/);
+  assert.throws(() => readSettings({ WEBRTC_PORT: '1,2' }), /WEBRTC_PORT/);
 });
 
 test('explicit values', () => {

@@ -100,6 +100,23 @@ export declare class Engine {
    * sink that already has a stream (one per sink: share its frames).
    */
   listenMp3(sinkId: string, kbps: number, onFrames: (frames: Buffer) => void): Mp3Stream
+  /**
+   * Answers a browser's recvonly offer for the playing sink `sinkId` (its config_id).
+   * Throws `InvalidArg` for an offer the engine cannot answer (the reason in the message),
+   * `GenericFailure` when the sink is not playing or no socket can be bound.
+   */
+  whepOffer(sinkId: string, offerSdp: string, options: WhepOfferOptions): WhepAnswer
+  /**
+   * Adds trickled candidates (`application/trickle-ice-sdpfrag`) to a session: how many,
+   * or null for an unknown session. Throws `InvalidArg` naming a line it cannot read.
+   */
+  whepPatch(sessionId: string, frag: string): number | null
+  /** Ends a session; false if there is none by that id. */
+  whepClose(sessionId: string): boolean
+  /** Every open session with its statistics. */
+  whepSessions(): Array<WhepSession>
+  /** The WebRTC thread's state and counters. */
+  whepStatus(): WhepStatus
 }
 
 /**
@@ -673,3 +690,67 @@ export declare function tcpSendQueue(fd: number): number | null
 
 /** What an unknown sender sends. */
 export type UnknownSenderKind = 'scream' | 'scream-tagged' | 'rtp'
+
+export interface WhepAnswer {
+  sessionId: string
+  answerSdp: string
+}
+
+export interface WhepOfferOptions {
+  /**
+   * The Opus profile: low_latency (64 kbit/s, complexity 5), balanced (128 kbit/s, 8) or
+   * high_quality (256 kbit/s, 10).
+   */
+  profile: string
+  /** Who asks (kept with the session; the daemon replaces a client's older session). */
+  client: string
+  /** A session without a datagram from its listener for this long is freed, milliseconds. */
+  timeoutMs: number
+  /**
+   * Addresses the UDP sockets bind (all interfaces' when absent or empty); used when the
+   * WebRTC thread starts (with the first session).
+   */
+  addresses?: Array<string>
+  /** UDP port of those sockets (ephemeral when absent or 0). */
+  port?: number
+}
+
+/** A session and what its listener's RTCP receiver reports said. */
+export interface WhepSession {
+  id: string
+  sinkId: string
+  client: string
+  profile: string
+  connected: boolean
+  packets: number
+  bytes: number
+  packetsLost: number
+  /** Fraction lost lately (0-1). */
+  loss: number
+  jitterS: number
+  /** Round-trip time, seconds; null before the first report. */
+  rttS: number | null
+  /** The listener's address and port; null before ICE selected a pair. */
+  remote: string | null
+  durationS: number
+  /** Packets not sent (before the session connected, or refused). */
+  dropped: number
+}
+
+/** The WebRTC thread and its sockets. */
+export interface WhepStatus {
+  running: boolean
+  /** "ip:port" of each socket (empty while stopped). */
+  addresses: Array<string>
+  /** Datagrams no session claimed, dropped. */
+  stray: number
+  sendErrors: number
+  /** Sessions freed because they closed or went quiet. */
+  expired: number
+  /**
+   * From audio leaving the sink's tap to its RTP packet handed to the socket, latest and
+   * largest, milliseconds.
+   */
+  latencyMs: number
+  maxLatencyMs: number
+}

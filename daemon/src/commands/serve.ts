@@ -43,6 +43,9 @@ Audio engine (ports are comma-separated lists; off for none):
   JITTER_BUFFER                 adaptive (default) or fixed
   JITTER_MIN_MS                 The fixed buffer, or the adaptive floor: ${jitter} (default ${limits.defaultJitterMinMs})
   JITTER_MAX_MS                 The adaptive ceiling: ${jitter} (default ${limits.defaultJitterMaxMs})
+  WEBRTC_ADDRESSES              Addresses WebRTC listening binds and announces (default ENGINE_BIND
+                                when it is one address, else every interface's)
+  WEBRTC_PORT                   UDP port of WebRTC listening (default 0: one the system picks)
 `;
 
 export async function run(argv: string[], io: CommandIO = processIO): Promise<number> {

@@ -22,6 +22,7 @@ import { SINK_PROTOCOLS } from './constants.js';
 import { AutoAdded } from './discovery.js';
 import { entitySchemas } from './entity.js';
 import { MP3_DEFAULTS, Mp3Settings } from './mp3.js';
+import { WEBRTC_DEFAULTS, WebrtcSettings } from './webrtc.js';
 
 export { SINK_PROTOCOLS };
 
@@ -95,6 +96,7 @@ const fields = {
   }),
   auto_added: AutoAdded,
   mp3: Mp3Settings,
+  webrtc: WebrtcSettings,
 };
 
 export const SINK_DEFAULTS = {
@@ -116,6 +118,7 @@ export const SINK_DEFAULTS = {
   payload_type: null,
   auto_added: null,
   mp3: MP3_DEFAULTS,
+  webrtc: WEBRTC_DEFAULTS,
 } as const;
 
 const example = {

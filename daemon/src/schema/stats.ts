@@ -2,7 +2,7 @@
 // engine reports itself has the types of its own objects (native/napi/index.d.ts): a test
 // (test/engine/contract.test.ts) fails when they drift apart.
 import { type Static, Type } from '@sinclair/typebox';
-import { StreamStats } from '../streams/schema.js';
+import { StreamStats, WebrtcStreamStats } from '../streams/schema.js';
 import { DiscoveryStatus } from './discovery-status.js';
 
 const count = (description: string) => Type.Number({ minimum: 0, description });
@@ -197,8 +197,10 @@ export const StatsMessage = Type.Object(
       description: 'Senders heard that no source matches, most recent first (add them as sources).',
     }),
     discovery: Type.Ref(DiscoveryStatus),
-    streams: Type.Array(StreamStats, {
-      description: 'MP3 streams of sinks (GET /stream/{ip}/) that had a listener.',
+    streams: Type.Array(Type.Union([StreamStats, WebrtcStreamStats]), {
+      description:
+        'Streams of sinks that had a listener: MP3 (GET /stream/{ip}/, format mp3) and WebRTC ' +
+        '(WHEP, format webrtc).',
     }),
   },
   { title: 'StatsMessage', additionalProperties: false },

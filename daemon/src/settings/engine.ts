@@ -1,6 +1,7 @@
 // The audio engine's settings, read from the environment once, with a clear error for a bad
 // value (the same SettingsError the daemon's other settings use). Ranges and defaults are the
 // engine's own (`engineLimits()`), not copies.
+import { isIP } from 'node:net';
 import { engineLimits } from '@tributary/native';
 import { SettingsError } from './errors.js';
 
@@ -24,6 +25,13 @@ export interface EngineSettings {
   readonly jitterMinMs: number;
   /** JITTER_MAX_MS (20-200, default 200): the adaptive ceiling. */
   readonly jitterMaxMs: number;
+  /**
+   * WEBRTC_ADDRESSES: addresses WebRTC listening's UDP sockets bind and announce as host
+   * candidates (default: ENGINE_BIND when it is one address, else every interface's).
+   */
+  readonly webrtcAddresses: string[];
+  /** WEBRTC_PORT: their UDP port (default 0: one the system picks). */
+  readonly webrtcPort: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -88,8 +96,27 @@ export function readEngineSettings(env: Env = process.env): EngineSettings | nul
       throw new SettingsError(`MULTICAST_GROUPS must list IPv4 multicast addresses, got '${g}'`);
     }
   }
+  const bind = env.ENGINE_BIND?.trim() || '0.0.0.0';
+  const webrtcAddresses = (env.WEBRTC_ADDRESSES?.trim() || '')
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  if (webrtcAddresses.some((a) => isIP(a) === 0)) {
+    throw new SettingsError(
+      `WEBRTC_ADDRESSES must list IP addresses of this machine, got '${env.WEBRTC_ADDRESSES}'`,
+    );
+  }
+  if (webrtcAddresses.length === 0 && bind !== '0.0.0.0' && bind !== '::') {
+    webrtcAddresses.push(bind);
+  }
+  const webrtcPort = ports(env, 'WEBRTC_PORT', [0]);
+  if (webrtcPort.length !== 1) {
+    throw new SettingsError(`WEBRTC_PORT takes one port, got '${env.WEBRTC_PORT}'`);
+  }
   return {
-    bind: env.ENGINE_BIND?.trim() || '0.0.0.0',
+    bind,
+    webrtcAddresses,
+    webrtcPort: webrtcPort[0] ?? 0,
     screamPorts: ports(env, 'SCREAM_PORTS', limits.defaultScreamPorts),
     taggedPort: tagged[0] ?? null,
     rtpPorts: ports(env, 'RTP_PORTS', limits.defaultRtpPorts),

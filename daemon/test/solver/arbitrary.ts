@@ -8,6 +8,7 @@ import type { Config } from '../../src/schema/files.js';
 import type { Route } from '../../src/schema/route.js';
 import type { Sink } from '../../src/schema/sink.js';
 import type { Source } from '../../src/schema/source.js';
+import { WEBRTC_DEFAULTS } from '../../src/schema/webrtc.js';
 
 export const eq = (bands: Partial<Equalizer> = {}): Equalizer => ({ ...FLAT_EQUALIZER, ...bands });
 export const base = { volume: 1, delay: 0, enabled: true, equalizer: eq() };
@@ -29,6 +30,7 @@ export const sink = (name: string, extra: Partial<Sink> = {}): Sink => ({
   time_sync_delay: 0,
   payload_type: null,
   mp3: { bitrate: 320, max_listeners: 32 },
+  webrtc: { ...WEBRTC_DEFAULTS, ice_servers: [] },
   auto_added: null,
   ...extra,
 });

@@ -1,6 +1,6 @@
 //! Opus through libopus (built from source by the `opus` crate): 48 kHz stereo, 20 ms frames,
 //! the three listening profiles of the product spec. The encoder of WebRTC (WHEP) listening;
-//! the WebRTC transport itself is not built yet.
+//! the WebRTC transport is `tributary_engine::sink::listen::whep`.
 
 use crate::error::CodecError;
 use opus::{Application, Bitrate, Channels, Encoder};

@@ -37,4 +37,6 @@ pub use runtime::levels::Levels;
 pub use runtime::stats::{BoundPorts, EngineStats, SinkStats, SourceStats};
 pub use sink::listen::mp3::{Deliver, Mp3Stream, Mp3StreamStats};
 pub use sink::listen::socket::tcp_send_queue;
+pub use sink::listen::whep::session::SessionStats as WhepSessionStats;
+pub use sink::listen::whep::{WhepBind, WhepError, WhepRequest, WhepServer, WhepSessionInfo};
 pub use source::unknown::UnknownSender;

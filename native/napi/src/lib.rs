@@ -22,4 +22,5 @@ mod engine_options;
 mod engine_state;
 mod engine_stats;
 mod engine_streams;
+mod engine_whep;
 mod sdp;

@@ -66,13 +66,22 @@ export const chromiumArgs = [
   '--no-first-run',
 ];
 
-export async function start(env: Record<string, string> = {}): Promise<Running> {
+/** Chromium switches a test may add: WebRTC over loopback (WHEP tests), autoplay of WebAudio. */
+export const webrtcArgs = [
+  '--allow-loopback-in-peer-connection',
+  '--autoplay-policy=no-user-gesture-required',
+];
+
+export async function start(
+  env: Record<string, string> = {},
+  extraArgs: readonly string[] = [],
+): Promise<Running> {
   ensureBuilt();
   const dir = mkdtempSync(join(tmpdir(), 'tributary-dashboard-e2e-'));
   const daemon = await startDaemon(dir, { ...ENGINE_ENV, ...env });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: chromiumArgs,
+    args: [...chromiumArgs, ...extraArgs],
     headless: true,
   });
   return {

@@ -6,3 +6,5 @@ export const DESKTOP_MENU_PATH = '/site/DesktopMenu';
 export const VNC_PATH = '/vnc/';
 /** A sink's MP3 stream, served by the daemon: /stream/{sink ip}/. */
 export const STREAM_PATH = '/stream/';
+/** WHEP: POST an SDP offer here + a sink's config_id to listen to it over WebRTC. */
+export const WHEP_SINK_PATH = '/api/whep/sink/';

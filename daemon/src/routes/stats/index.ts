@@ -13,7 +13,7 @@ const statsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const stats = () => ({
     ...engine.stats(),
     discovery: fastify.discovery.status(),
-    streams: fastify.streams.stats(),
+    streams: [...fastify.streams.stats(), ...fastify.whep.stats()],
   });
 
   fastify.get(

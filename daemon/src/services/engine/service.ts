@@ -28,6 +28,12 @@ export function engineRefusal(config: ConfigSnapshot['config'], binding: EngineC
   return binding.check(solve(config));
 }
 
+/** The engine's WebRTC (WHEP) calls. */
+export type WhepEngine = Pick<
+  Engine,
+  'whepOffer' | 'whepPatch' | 'whepClose' | 'whepSessions' | 'whepStatus'
+>;
+
 /** One engine for the daemon's life. `settings` null: ENGINE=off (statistics say so). */
 export class EngineService {
   readonly #log: EngineLogger;
@@ -41,11 +47,13 @@ export class EngineService {
   #rejected: { revision: number; reason: string } | null = null;
   #health: EngineHealth | null = null;
   #watch: NodeJS.Timeout | null = null;
+  #webrtcBind: { addresses: string[]; port: number } = { addresses: [], port: 0 };
 
   constructor(settings: EngineSettings | null, log: EngineLogger, binding: EngineClass = Engine) {
     this.#log = log;
     this.#off = settings === null;
     if (settings === null) return;
+    this.#webrtcBind = { addresses: settings.webrtcAddresses, port: settings.webrtcPort };
     try {
       this.#engine = new binding({
         bind: settings.bind,
@@ -190,6 +198,19 @@ export class EngineService {
    */
   listenMp3(sinkId: string, kbps: number, onFrames: (frames: Buffer) => void): Mp3Stream | null {
     return this.#engine?.running ? this.#engine.listenMp3(sinkId, kbps, onFrames) : null;
+  }
+
+  /**
+   * The engine's WebRTC listening (`whepOffer`, `whepPatch`, `whepClose`, `whepSessions`,
+   * `whepStatus`); null when the engine is off or stopped.
+   */
+  get whep(): WhepEngine | null {
+    return this.#engine?.running ? this.#engine : null;
+  }
+
+  /** Where WebRTC's UDP sockets bind (WEBRTC_ADDRESSES, WEBRTC_PORT). */
+  get webrtcBind(): { addresses: string[]; port: number } {
+    return this.#webrtcBind;
   }
 
   /** Stops the engine's threads and frees its ports. */

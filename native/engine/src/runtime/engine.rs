@@ -15,6 +15,7 @@ use crate::runtime::supervisor::{lock, supervise, Inner};
 #[cfg(feature = "fault-injection")]
 use crate::runtime::worker::Command;
 use crate::sink::listen::mp3::{Deliver, Mp3Stream};
+use crate::sink::listen::whep::{WhepBind, WhepError, WhepRequest, WhepServer};
 use crate::source::unknown::UnknownSender;
 use std::io;
 use std::sync::mpsc::{self, Sender};
@@ -27,6 +28,8 @@ pub struct Engine {
     inner: Arc<Mutex<Inner>>,
     messages: Sender<Message>,
     supervisor: Option<JoinHandle<()>>,
+    /// WebRTC listening (its thread runs only while a session exists).
+    pub whep: WhepServer,
 }
 
 impl Engine {
@@ -45,6 +48,7 @@ impl Engine {
             inner,
             messages,
             supervisor: Some(supervisor),
+            whep: WhepServer::default(),
         })
     }
 
@@ -94,6 +98,27 @@ impl Engine {
             .map_or(48_000, |s| s.sample_rate);
         drop(inner);
         Mp3Stream::start(counters, rate, bitrate_kbps, deliver).map_err(|e| ConfigError(e.0))
+    }
+
+    /// Answers a WebRTC listener's offer for the applied sink `req.sink_id` (see
+    /// [`WhepServer::offer`]): `(session id, answer SDP)`.
+    pub fn whep_offer(
+        &self,
+        req: &WhepRequest<'_>,
+        bind: &WhepBind,
+    ) -> Result<(String, String), WhepError> {
+        let inner = lock(&self.inner);
+        let counters = inner.control.sink_counters(req.sink_id).ok_or_else(|| {
+            WhepError::Unavailable(format!("the sink {} is not playing", req.sink_id))
+        })?;
+        let rate = inner
+            .desired
+            .sinks
+            .iter()
+            .find(|s| s.id == req.sink_id)
+            .map_or(48_000, |s| s.sample_rate);
+        drop(inner);
+        self.whep.offer(counters, rate, req, bind)
     }
 
     /// Peak, RMS, spectrum and waveform of the sinks in `ids` (all when empty), as sent. The

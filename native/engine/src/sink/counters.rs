@@ -24,6 +24,8 @@ pub struct SinkCounters {
     /// The tap listening outputs read the mix from (kept with the counters, so a stream
     /// survives the sink being rebuilt).
     pub listen: ListenTap,
+    /// The tap WebRTC listening reads (its own ring: an MP3 stream may read `listen` meanwhile).
+    pub webrtc: ListenTap,
     /// Levels of what is sent, measured while someone reads them.
     pub meter: LevelMeter,
 }

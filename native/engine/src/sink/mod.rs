@@ -4,7 +4,7 @@
 //!
 //! - [`tick`]: when packets are due; [`mix`]: the sum and the limiter;
 //! - [`output`]: one module per transport behind one type;
-//! - [`listen`]: a tap on the mix for listening outputs (MP3 over HTTP), encoded off this thread.
+//! - [`listen`]: a tap on the mix for listening outputs (MP3 over HTTP, Opus over WebRTC), encoded off this thread.
 
 pub mod counters;
 pub mod listen;
@@ -115,14 +115,15 @@ impl Sink {
             );
             match &mixed {
                 Mixed::Audio(audio) => {
-                    self.counters
-                        .listen
-                        .push_audio(audio, self.spec.sample_rate);
+                    let rate = self.spec.sample_rate;
+                    self.counters.listen.push_audio(audio, rate);
+                    self.counters.webrtc.push_audio(audio, rate);
                     let n = frames.min(audio.frames());
                     self.meter.observe(Some(audio), n, &self.counters.meter);
                 }
                 Mixed::Silence(n) => {
                     self.counters.listen.push_silence(*n, self.spec.sample_rate);
+                    self.counters.webrtc.push_silence(*n, self.spec.sample_rate);
                     self.meter.observe(None, *n, &self.counters.meter);
                 }
             }

@@ -7,6 +7,7 @@ import { LevelMeter } from '../../ui/LevelMeter';
 import { CardControls, FavoriteButton } from '../entities/CardControls';
 import { sinkCounters, sinkFormat, sinkKind } from '../entities/describe';
 import { EntityMenu } from '../entities/EntityMenu';
+import { ListenButton } from '../entities/ListenButton';
 import { StreamLink } from '../entities/StreamLink';
 import { useCardRef } from '../layout/registry';
 import { Members } from '../sources/Members';
@@ -52,7 +53,10 @@ export const SinkCard = memo(function SinkCard({
       {!sink.is_group && <LevelMeter configId={sink.config_id} name={sink.name} />}
       {sink.is_group && <Members names={sink.group_members} />}
       <CardControls kind="sink" entity={sink} />
-      <StreamLink sink={sink} />
+      <div className="card-listen">
+        <StreamLink sink={sink} />
+        <ListenButton sink={sink} />
+      </div>
     </article>
   );
 });

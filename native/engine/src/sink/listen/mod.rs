@@ -1,5 +1,5 @@
 //! Listening outputs: a tap on a sink's mix that feeds an encoder on its own thread (MP3 for
-//! HTTP streams), beside the sink's transport, not instead of it.
+//! HTTP streams, Opus for WebRTC in [`whep`]), beside the sink's transport, not instead of it.
 //!
 //! The engine thread copies each render's first two channels (a mono sink's one channel to
 //! both) into a [`ring::PcmRing`] only while a stream is open; the encoder thread
@@ -11,6 +11,7 @@
 pub mod mp3;
 pub mod ring;
 pub mod socket;
+pub mod whep;
 
 use crate::sink::listen::ring::PcmRing;
 use std::sync::atomic::Ordering::Relaxed;

@@ -1,0 +1,195 @@
+// WebRTC listening (WHEP, issue 14) with Chromium as the peer: a real daemon over HTTPS with the
+// engine on, a Scream tone routed to a sink (1 kHz left, 440 Hz right), and the browser doing
+// the WHEP exchange the docs describe (recvonly offer munged for stereo, POST, answer). WebAudio
+// analysers on the received track's two channels find each tone on its own side.
+import assert from 'node:assert/strict';
+import { createSocket } from 'node:dgram';
+import { after, before, test } from 'node:test';
+import { sendTone } from '../../test/streams/mp3-peers';
+import { type Running, start, webrtcArgs } from './harness/dashboard';
+
+let run: Running;
+let sinkId = '';
+const stopTone = new AbortController();
+const tx = createSocket('udp4');
+
+before(async () => {
+  run = await start({}, webrtcArgs);
+  const calls: Array<[string, object]> = [
+    ['/sinks', { name: 'Desk', ip: '127.0.0.1', port: 9 }],
+    ['/sources', { name: 'PC', ip: '127.0.0.1' }],
+    ['/routes', { name: 'PC to Desk', source: 'PC', sink: 'Desk' }],
+  ];
+  for (const [path, body] of calls) {
+    const res = await run.api('POST', path, body);
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+  }
+  sinkId = ((await run.api('GET', '/sinks/Desk')).body as { config_id: string }).config_id;
+  const stats = (await run.api('GET', '/api/stats')).body as {
+    engine: { ports: { scream: number[] } };
+  };
+  await new Promise<void>((resolve) => tx.bind(0, '127.0.0.1', () => resolve()));
+  void sendTone(
+    tx,
+    stats.engine.ports.scream[0] as number,
+    { hz: 1000, hzRight: 440, amplitude: 0.4 },
+    stopTone.signal,
+  );
+});
+after(async () => {
+  stopTone.abort();
+  tx.close();
+  await run?.close();
+});
+
+interface Heard {
+  status: number;
+  location: string | null;
+  answerHasStereo: boolean;
+  left: number;
+  right: number;
+  packets: number;
+  channels: number | null;
+  fmtp: string | null;
+}
+
+test('Chromium as a WHEP client hears the routed tone in stereo: 1 kHz left, 440 Hz right', async () => {
+  const { page, errors } = await run.open('/');
+  const heard: Heard = await page.evaluate(async (id) => {
+    const pc = new RTCPeerConnection();
+    pc.addTransceiver('audio', { direction: 'recvonly' });
+    const track = new Promise<MediaStreamTrack>((resolve) => {
+      pc.ontrack = (e) => resolve(e.track);
+    });
+    const offer = await pc.createOffer();
+    // Chromium offers Opus as mono: ask for stereo (what the docs and the dashboard do).
+    const sdp = (offer.sdp ?? '').replace(
+      /a=fmtp:111 ([^\r\n]*)/,
+      'a=fmtp:111 $1;stereo=1;sprop-stereo=1',
+    );
+    await pc.setLocalDescription({ type: 'offer', sdp });
+    const res = await fetch(`/api/whep/sink/${id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sdp' },
+      body: pc.localDescription?.sdp ?? '',
+    });
+    const answer = await res.text();
+    await pc.setRemoteDescription({ type: 'answer', sdp: answer });
+    const stream = new MediaStream([await track]);
+    // Chromium feeds WebAudio from a remote track only while a media element plays it.
+    const element = new Audio();
+    element.muted = true;
+    element.srcObject = stream;
+    await element.play();
+    const ctx = new AudioContext({ sampleRate: 48000 });
+    await ctx.resume();
+    const split = ctx.createChannelSplitter(2);
+    ctx.createMediaStreamSource(stream).connect(split);
+    const analysers = [0, 1].map((ch) => {
+      const a = ctx.createAnalyser();
+      a.fftSize = 16384;
+      a.smoothingTimeConstant = 0;
+      split.connect(a, ch);
+      return a;
+    });
+    await new Promise((r) => setTimeout(r, 3000));
+    const dominant = (a: AnalyserNode) => {
+      const bins = new Float32Array(a.frequencyBinCount);
+      a.getFloatFrequencyData(bins);
+      let best = 0;
+      for (let i = 1; i < bins.length; i++) if ((bins[i] ?? -999) > (bins[best] ?? -999)) best = i;
+      return (best * ctx.sampleRate) / a.fftSize;
+    };
+    const [left, right] = analysers.map(dominant) as [number, number];
+    let packets = 0;
+    let codecId = '';
+    const reports = await pc.getStats();
+    reports.forEach((r) => {
+      if (r.type === 'inbound-rtp' && r.kind === 'audio') {
+        packets = r.packetsReceived;
+        codecId = r.codecId;
+      }
+    });
+    const codec = codecId ? reports.get(codecId) : null;
+    const result = {
+      status: res.status,
+      location: res.headers.get('location'),
+      answerHasStereo: /stereo=1/.test(answer) && /sprop-stereo=1/.test(answer),
+      left,
+      right,
+      packets,
+      channels: codec?.channels ?? null,
+      fmtp: codec?.sdpFmtpLine ?? null,
+    };
+    (window as unknown as { whep: unknown }).whep = { pc, element, ctx };
+    return result;
+  }, sinkId);
+  assert.equal(heard.status, 201);
+  assert.ok(heard.answerHasStereo);
+  assert.ok(heard.packets > 100, `${heard.packets} RTP packets received`);
+  assert.equal(heard.channels, 2);
+  assert.match(heard.fmtp ?? '', /stereo=1/);
+  assert.ok(Math.abs(heard.left - 1000) < 10, `left channel peaks at ${heard.left} Hz`);
+  assert.ok(Math.abs(heard.right - 440) < 10, `right channel peaks at ${heard.right} Hz`);
+
+  // The daemon's view of the session: connected, packets sent, the listener's address.
+  const id = (heard.location ?? '').split('/').pop();
+  const stats = (await run.api('GET', `/api/whep/stats/${id}`)).body as {
+    connected: boolean;
+    packets: number;
+    listener: string | null;
+    duration_s: number;
+  };
+  assert.equal(stats.connected, true);
+  assert.ok(stats.packets >= heard.packets * 0.9, `${stats.packets} sent`);
+  assert.match(stats.listener ?? '', /^127\.0\.0\.1:\d+$/);
+  assert.ok(stats.duration_s > 2);
+  const del = await run.api('DELETE', heard.location ?? '');
+  assert.equal(del.status, 200);
+  const after = (await run.api('GET', '/api/stats')).body as {
+    streams: Array<{ format: string; listeners: number; sessions_closed: number }>;
+  };
+  const webrtc = after.streams.find((s) => s.format === 'webrtc');
+  assert.deepEqual([webrtc?.listeners, webrtc?.sessions_closed], [0, 1]);
+  await page.evaluate(() => {
+    const w = (window as unknown as { whep: { pc: RTCPeerConnection; ctx: AudioContext } }).whep;
+    w.pc.close();
+    return w.ctx.close();
+  });
+  assert.deepEqual(errors, []);
+});
+
+test("a sink's Listen button plays it over WebRTC in an <audio> element; pressed again, the session ends", async () => {
+  const { page, errors } = await run.open('/');
+  const button = page.getByRole('button', { name: 'Listen in browser: Desk' });
+  await button.click();
+  await page.waitForFunction(
+    () => document.querySelector('button[aria-pressed="true"][aria-label^="Listen"]') !== null,
+    null,
+    { timeout: 15_000 },
+  );
+  const played = await page.evaluate(async () => {
+    const audio = document.querySelector('audio[data-whep-sink]') as HTMLAudioElement;
+    const start = audio.currentTime;
+    await new Promise((r) => setTimeout(r, 2500));
+    return { advanced: audio.currentTime - start, paused: audio.paused, live: !!audio.srcObject };
+  });
+  assert.deepEqual([played.paused, played.live], [false, true]);
+  assert.ok(played.advanced > 1.5, `currentTime advanced ${played.advanced} s in 2.5 s`);
+  const webrtc = async () =>
+    (
+      (await run.api('GET', '/api/stats')).body as {
+        streams: Array<{ format: string; listeners: number; packets_sent: number }>;
+      }
+    ).streams.find((s) => s.format === 'webrtc');
+  const during = await webrtc();
+  assert.equal(during?.listeners, 1);
+  assert.ok((during?.packets_sent ?? 0) > 50);
+  await button.click();
+  assert.equal(await button.getAttribute('aria-pressed'), 'false');
+  const end = Date.now() + 5000;
+  while ((await webrtc())?.listeners !== 0 && Date.now() < end)
+    await new Promise((r) => setTimeout(r, 100));
+  assert.equal((await webrtc())?.listeners, 0);
+  assert.deepEqual(errors, []);
+});

@@ -1,0 +1,193 @@
+//! WHEP against a real WebRTC peer: a second str0m instance as the listener, on its own UDP
+//! socket on 127.0.0.1, decoding what it receives with libopus.
+
+#[path = "../../../../benches/common/whep_peer.rs"]
+mod whep_peer;
+use whep_peer::Listener;
+
+use super::*;
+use std::sync::atomic::AtomicBool;
+use std::thread::JoinHandle;
+use std::time::Duration;
+use tributary_codec::OPUS_PROFILES;
+use tributary_dsp::AudioBuffer;
+
+const LOOPBACK: WhepBind = WhepBind {
+    addresses: Vec::new(),
+    port: 0,
+};
+
+fn bind_loopback() -> WhepBind {
+    WhepBind {
+        addresses: vec!["127.0.0.1".parse().unwrap()],
+        ..LOOPBACK
+    }
+}
+
+/// Plays 1 kHz left and 440 Hz right into `sink`'s WebRTC tap at `rate`, 10 ms at a time on
+/// the wall clock (as the engine thread would), until `stop`.
+fn play_tones(sink: Arc<SinkCounters>, rate: u32, stop: Arc<AtomicBool>) -> JoinHandle<()> {
+    std::thread::spawn(move || {
+        let frames = rate as usize / 100;
+        let mut buf = AudioBuffer::new(2, frames);
+        buf.set_frames(frames);
+        let mut n = 0u64;
+        let start = Instant::now();
+        while !stop.load(Relaxed) {
+            for i in 0..frames {
+                let t = (n + i as u64) as f64 / f64::from(rate);
+                buf.channel_mut(0)[i] = (0.5 * (std::f64::consts::TAU * 1000.0 * t).sin()) as f32;
+                buf.channel_mut(1)[i] = (0.5 * (std::f64::consts::TAU * 440.0 * t).sin()) as f32;
+            }
+            sink.webrtc.push_audio(&buf, rate);
+            n += frames as u64;
+            let due = start + Duration::from_secs_f64(n as f64 / f64::from(rate));
+            std::thread::sleep(due.saturating_duration_since(Instant::now()));
+        }
+    })
+}
+
+/// Energy of `x` at `hz` (Goertzel), 48 kHz.
+fn energy(x: &[f32], hz: f64) -> f64 {
+    let k = 2.0 * (std::f64::consts::TAU * hz / 48_000.0).cos();
+    let (mut s1, mut s2) = (0.0, 0.0);
+    for &v in x {
+        let s = f64::from(v) + k * s1 - s2;
+        s2 = s1;
+        s1 = s;
+    }
+    s1 * s1 + s2 * s2 - k * s1 * s2
+}
+
+fn request<'a>(offer: &'a str, client: &'a str, timeout: Duration) -> WhepRequest<'a> {
+    WhepRequest {
+        sink_id: "kitchen",
+        offer_sdp: offer,
+        profile: OPUS_PROFILES[1],
+        client,
+        timeout,
+    }
+}
+
+fn hears_tones_apart(rate: u32) {
+    let server = WhepServer::default();
+    let sink = Arc::new(SinkCounters::default());
+    let stop = Arc::new(AtomicBool::new(false));
+    let player = play_tones(sink.clone(), rate, stop.clone());
+    let (mut listener, offer) = Listener::new();
+    let req = request(&offer, "a", Duration::from_secs(5));
+    let (id, answer) = server
+        .offer(sink.clone(), rate, &req, &bind_loopback())
+        .unwrap();
+    assert!(answer.contains("stereo=1") && answer.contains("sprop-stereo=1"));
+    assert!(answer.contains("a=candidate:") && answer.contains("127.0.0.1"));
+    listener.accept(&answer);
+    let (mut left, mut right) = (Vec::new(), Vec::new());
+    listener.listen(Duration::from_secs(15), |_, pcm| {
+        left.extend(pcm.chunks(2).map(|s| s[0]));
+        right.extend(pcm.chunks(2).map(|s| s[1]));
+        left.len() < 72_000
+    });
+    stop.store(true, Relaxed);
+    player.join().unwrap();
+    // 1.5 s of audio (ICE and DTLS take a few hundred milliseconds before it).
+    assert!(
+        left.len() >= 72_000,
+        "heard {} frames at {rate} Hz; server: {:?} {:?}",
+        left.len(),
+        server.sessions(),
+        server.counters()
+    );
+    let (l, r) = (&left[left.len() - 24_000..], &right[right.len() - 24_000..]);
+    assert!(
+        energy(l, 1000.0) > 100.0 * energy(l, 440.0),
+        "left at {rate} Hz"
+    );
+    assert!(
+        energy(r, 440.0) > 100.0 * energy(r, 1000.0),
+        "right at {rate} Hz"
+    );
+    let info = server.sessions();
+    assert_eq!(info.len(), 1);
+    let stats = &info[0].stats;
+    assert_eq!(info[0].id, id);
+    assert!(stats.connected && stats.packets >= 75, "{stats:?}");
+    assert!(stats.bytes > stats.packets * 100, "{stats:?}");
+    assert_eq!(stats.remote, Some(listener.socket.local_addr().unwrap()));
+    assert!(server.close(&id));
+    assert!(!server.close(&id));
+}
+
+#[test]
+fn a_webrtc_peer_hears_the_sinks_tones_with_channels_apart() {
+    hears_tones_apart(48_000);
+}
+
+#[test]
+fn a_sink_at_44_1_khz_is_resampled_to_opus_48_khz() {
+    hears_tones_apart(44_100);
+}
+
+#[test]
+fn an_offer_that_is_not_sdp_or_has_no_audio_is_refused_with_the_reason() {
+    let server = WhepServer::default();
+    let sink = Arc::new(SinkCounters::default());
+    let req = request("hello", "a", Duration::from_secs(1));
+    let err = server
+        .offer(sink.clone(), 48_000, &req, &bind_loopback())
+        .unwrap_err();
+    assert!(
+        matches!(&err, WhepError::BadOffer(m) if m.contains("not valid SDP")),
+        "{err}"
+    );
+    assert!(!server.is_running() && !sink.webrtc.is_open());
+}
+
+#[test]
+fn a_silent_listener_is_freed_after_its_timeout_with_the_thread_and_tap() {
+    let server = WhepServer::default();
+    let sink = Arc::new(SinkCounters::default());
+    let (_listener, offer) = Listener::new();
+    let req = request(&offer, "a", Duration::from_millis(300));
+    let (id, _answer) = server
+        .offer(sink.clone(), 48_000, &req, &bind_loopback())
+        .unwrap();
+    assert!(server.is_running() && sink.webrtc.is_open());
+    assert_eq!(server.local_addresses().len(), 1);
+    let t0 = Instant::now();
+    while server.is_running() && t0.elapsed() < Duration::from_secs(3) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(t0.elapsed() >= Duration::from_millis(250));
+    assert!(!server.is_running(), "the thread still runs");
+    assert!(server.sessions().is_empty() && !sink.webrtc.is_open());
+    assert!(server.local_addresses().is_empty(), "sockets left open");
+    assert_eq!(server.counters().1, 1);
+    assert!(!server.close(&id));
+    assert!(server
+        .patch(&id, "a=candidate:1 1 udp 1 127.0.0.1 9 typ host")
+        .is_none());
+}
+
+#[test]
+fn trickled_candidates_are_read_and_bad_lines_named() {
+    let server = WhepServer::default();
+    let sink = Arc::new(SinkCounters::default());
+    let (_listener, offer) = Listener::new();
+    let req = request(&offer, "a", Duration::from_secs(5));
+    let (id, _) = server.offer(sink, 48_000, &req, &bind_loopback()).unwrap();
+    let frag = "a=ice-ufrag:x\r\na=candidate:1 1 udp 2130706431 127.0.0.1 50000 typ host\r\n";
+    assert_eq!(server.patch(&id, frag), Some(Ok(1)));
+    let bad = server
+        .patch(&id, "a=candidate:nonsense")
+        .unwrap()
+        .unwrap_err();
+    assert!(bad.contains("nonsense"), "{bad}");
+    assert!(server.close(&id));
+}
+
+#[test]
+fn the_interfaces_include_loopback() {
+    let ips = interface_addresses();
+    assert!(ips.contains(&"127.0.0.1".parse().unwrap()), "{ips:?}");
+}
