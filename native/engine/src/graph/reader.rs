@@ -69,8 +69,10 @@ pub struct SourceReader {
     fade_in_left: usize,
     ramp: Ramp,
     out_fade: usize,
-    /// Set when this block ran past the newest audio while the source is sending.
+    /// Set when this block ran past the newest audio while the source is sending; kept until
+    /// a fade in progress ends (the re-buffer waits for it), with the silence played meanwhile.
     ran_dry: bool,
+    dry_frames: u64,
     /// Holding silence (since this time) until the buffer refills after running dry.
     stalled_since: Option<f64>,
     /// The current hold is the initial prebuffer, not an underrun.
@@ -121,6 +123,7 @@ impl SourceReader {
             fade_in_left: 0,
             ramp: Ramp::Steady,
             ran_dry: false,
+            dry_frames: 0,
             stalled_since: None,
             prebuffering: false,
             out_fade: ((FADE_S * f64::from(sink_rate)) as usize).max(1),
@@ -178,6 +181,9 @@ impl SourceReader {
         self.clock.resynced();
         self.in_hole = false;
         self.fade_in_left = self.fade_len;
+        // A hole found before the jump is no longer ahead.
+        self.ran_dry = false;
+        self.dry_frames = 0;
     }
 
     /// Renders `out.len() / channels` frames at the sink rate (source channel layout). Returns
@@ -321,23 +327,27 @@ impl SourceReader {
         out[n * c..].fill(0.0);
         self.fifo.copy_within(n * c..self.fifo_len * c, 0);
         self.fifo_len -= n;
-        if std::mem::take(&mut self.ran_dry) && self.ramp == Ramp::Steady {
+        if self.ran_dry && self.ramp == Ramp::Steady {
             // Re-buffer: the gap already faded out; go back to the first position not played
             // and hold silence until a full target of audio is queued again. Nothing is
             // skipped and nothing is played twice.
             self.apply_ramp(out);
             let resume = self.hole_start;
+            let before = self.dry_frames;
             self.jump_to(resume);
             self.stalled_since = Some(now_s);
-            // The silent end of this block is part of the stall.
-            self.stall_frames = out
-                .chunks_exact(c)
-                .rev()
-                .take_while(|f| f.iter().all(|v| *v == 0.0))
-                .count() as u64;
+            // The silent end of this block is part of the stall (and so is the silence of
+            // blocks that ran dry during a fade).
+            self.stall_frames = before + silent_tail(out, c);
             return false;
         }
         self.apply_ramp(out);
+        if self.ran_dry {
+            // Ran dry during a fade (just after a skip landed at the newest audio): the
+            // re-buffer waits for the fade's end, and counts what this block played of the
+            // gap.
+            self.dry_frames += silent_tail(out, c);
+        }
         false
     }
 
@@ -372,6 +382,14 @@ pub fn converter(source_rate: u32, sink_rate: u32, channels: usize, max_block: u
     Resampler::new(source_rate, sink_rate, channels, max_block)
         .or_else(|_| Resampler::new(48_000, 48_000, channels.clamp(1, 8), max_block))
         .expect("48 kHz to 48 kHz with 1-8 channels is always valid")
+}
+
+/// Frames of silence at the end of interleaved `out` (`c` channels).
+fn silent_tail(out: &[f32], c: usize) -> u64 {
+    out.chunks_exact(c)
+        .rev()
+        .take_while(|f| f.iter().all(|v| *v == 0.0))
+        .count() as u64
 }
 
 fn gcd(a: u32, b: u32) -> u32 {
