@@ -77,6 +77,10 @@ pub struct SourceReader {
     stalled_since: Option<f64>,
     /// The current hold is the initial prebuffer, not an underrun.
     prebuffering: bool,
+    /// When the reader last let go of a stream that stopped (it had played all of it): if the
+    /// stream comes back within [`PAUSE_S`], the silence until it plays again was a stall (a
+    /// buffer over 200 ms outlasts the source's activity), counted as an underrun.
+    released_s: Option<f64>,
     /// Sink frames of silence played in the current hold (counted once it proves short).
     stall_frames: u64,
     /// The current hold already raised the source's target.
@@ -126,6 +130,7 @@ impl SourceReader {
             dry_frames: 0,
             stalled_since: None,
             prebuffering: false,
+            released_s: None,
             out_fade: ((FADE_S * f64::from(sink_rate)) as usize).max(1),
             stall_frames: 0,
             noted_underrun: false,
@@ -170,6 +175,7 @@ impl SourceReader {
         self.jump_to(position.saturating_sub(self.delay));
         self.locked = true;
         self.prebuffering = false;
+        self.released_s = None;
         self.stalled_since = None;
         self.ramp = Ramp::In(0);
     }
@@ -198,6 +204,7 @@ impl SourceReader {
             // tail too): release, so an idle source costs nothing. A new stream starts the way
             // the first one did (its first frame, after a prebuffer).
             self.locked = false;
+            self.released_s = Some(now_s);
         }
         if !self.locked {
             if !src.is_active(now_s) {
@@ -257,6 +264,16 @@ impl SourceReader {
             if now_s - since < PAUSE_S && !first {
                 self.glitches.underruns += 1;
                 self.glitches.silence_frames += self.to_source_frames(self.stall_frames);
+            }
+            match self.released_s.take() {
+                Some(gone) if first && since - gone < PAUSE_S => {
+                    // The stream came back soon after this reader had played all of it: the
+                    // silence since then was a stall, not a pause.
+                    self.glitches.underruns += 1;
+                    let sink_frames = ((now_s - gone) * self.sink_rate).round() as u64;
+                    self.glitches.silence_frames += self.to_source_frames(sink_frames);
+                }
+                _ => {}
             }
             self.stall_frames = 0;
             self.stalled_since = None;

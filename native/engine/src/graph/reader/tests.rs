@@ -493,3 +493,63 @@ fn running_dry_during_a_fade_re_buffers_and_counts_the_silence() {
         "silent {silent} frames, counted {counted}: {g:?}"
     );
 }
+
+/// With 300 ms queued (200 ms of jitter buffer, 100 ms of delay), a sender that stalls for
+/// 400 ms is silent for longer than the source counts as active: the reader plays all it has
+/// and lets go, as at the end of a stream. The stream comes back within half a second, so the
+/// silence was a stall: one underrun, counted to within the fades.
+#[test]
+fn a_stall_that_outlasts_a_deep_buffer_is_counted() {
+    let fixed = JitterConfig {
+        adaptive: false,
+        min_ms: 200.0,
+        max_ms: 200.0,
+    };
+    let mut src = SourceBuffer::new(48_000, 2, 2.0, fixed);
+    let mut reader = SourceReader::new(2, 48_000, 48_000, 288, 0.1);
+    let mut packet = Vec::with_capacity(1200);
+    let mut out = vec![0.0f32; 576];
+    let (mut silent, mut run, mut heard) = (0u64, 0u64, false);
+    let (stall_from, stall_s) = (2.0, 0.4);
+    let mut k = 0u64;
+    for tick in 0..1000u64 {
+        let now = tick as f64 * 0.006;
+        // Packets due by now: none during the stall, then all it held at once.
+        while (k as f64 * 0.006) <= now {
+            let due = k as f64 * 0.006;
+            if due >= stall_from && now < stall_from + stall_s {
+                break;
+            }
+            sine_packet(k * 288, 288, 48_000.0, &mut packet);
+            src.push_rtp(
+                k as u16,
+                (k * 288) as u32,
+                &packet,
+                SampleFormat::S16Be,
+                now,
+            );
+            k += 1;
+        }
+        reader.render(&src, now + 0.001, &mut out);
+        src.play_pos = reader.play_position();
+        for frame in out.chunks_exact(2) {
+            if frame[0] == 0.0 {
+                run += 1;
+            } else {
+                if heard && run >= 4 {
+                    silent += run;
+                }
+                heard = true;
+                run = 0;
+            }
+        }
+    }
+    let g = reader.glitches;
+    assert_eq!(g.underruns, 1, "{g:?}");
+    let counted = g.silence_frames + g.concealed_frames;
+    assert!(silent > 48 * 100, "the stall was heard: {silent} frames");
+    assert!(
+        counted.abs_diff(silent) <= 480,
+        "silent {silent} frames, counted {counted}: {g:?}"
+    );
+}
