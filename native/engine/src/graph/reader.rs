@@ -425,4 +425,6 @@ pub fn delay_frames(delay_s: f64, source_rate: u32) -> u64 {
 mod edges;
 
 #[cfg(test)]
+mod dry_tests;
+#[cfg(test)]
 mod tests;
