@@ -5,7 +5,8 @@
 // stress-ng --cpu 2. For each: pitch error per 0.5 s window after 5 s (p50/p99 ppm), gaps
 // after the first sound (count and ms, and the ms Tributary's stats counted), Tributary's queued
 // audio (added latency) and applied correction. BENCH_FIDELITY_SECONDS=N sets each run's length
-// (default 60); BENCH_SOAK=1 runs 5 minutes each.
+// (default 60); BENCH_SOAK=1 runs 5 minutes each; BENCH_FIDELITY_ONLY=TEXT runs only the runs
+// whose label ("sender, load") contains TEXT, e.g. "stress-ng".
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -13,7 +14,17 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const seconds = process.env.BENCH_SOAK ? 300 : Number(process.env.BENCH_FIDELITY_SECONDS ?? 60);
 const run = spawnSync(
   'cargo',
-  ['bench', '-p', 'tributary-engine', '--bench', 'fidelity', '--', '--seconds', String(seconds)],
+  [
+    'bench',
+    '-p',
+    'tributary-engine',
+    '--bench',
+    'fidelity',
+    '--',
+    '--seconds',
+    String(seconds),
+    ...(process.env.BENCH_FIDELITY_ONLY ? ['--only', process.env.BENCH_FIDELITY_ONLY] : []),
+  ],
   { cwd: root, stdio: 'inherit' },
 );
 process.exit(run.status ?? 1);

@@ -11,7 +11,8 @@
 //! (paced) and a sender of our own injecting 5-20 ms of jitter (held packets released in
 //! bursts, `common/bursty.rs`), each idle and under `stress-ng --cpu 2`. `-- --seconds N` sets each run's length
 //! (default 60; `npm run bench -- fidelity` passes BENCH_FIDELITY_SECONDS, 300 with
-//! BENCH_SOAK=1); `-- --json` prints one JSON line per run.
+//! BENCH_SOAK=1); `-- --only TEXT` runs only the runs whose label (`sender, load`) contains
+//! TEXT; `-- --json` prints one JSON line per run.
 
 #[path = "common/bursty.rs"]
 mod bursty;
@@ -51,6 +52,12 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .and_then(|s| s.parse().ok())
         .unwrap_or(60.0);
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .cloned()
+        .unwrap_or_default();
     for tool in [
         "ffmpeg",
         "gst-launch-1.0",
@@ -97,7 +104,9 @@ fn main() {
             load: true,
         },
     ] {
-        measure(&run, seconds, json);
+        if label(&run).contains(only.as_str()) {
+            measure(&run, seconds, json);
+        }
     }
 }
 
@@ -249,15 +258,7 @@ fn measure(run: &Run, seconds: f64, json: bool) {
         );
     }
 
-    let label = format!(
-        "{}, {}",
-        run.sender,
-        if run.load {
-            "stress-ng --cpu 2"
-        } else {
-            "idle"
-        }
-    );
+    let label = label(run);
     let trib_heard = hear(&left(&trib), 48_000.0, 1000.0, 5.0);
     let gst_heard = hear(
         &left(&std::fs::read(&recording).unwrap_or_default()),
@@ -311,6 +312,16 @@ fn measure(run: &Run, seconds: f64, json: bool) {
             gst_heard.gap_ms(),
         );
     }
+}
+
+/// `sender, load` as the bench prints it.
+fn label(run: &Run) -> String {
+    let load = if run.load {
+        "stress-ng --cpu 2"
+    } else {
+        "idle"
+    };
+    format!("{}, {load}", run.sender)
 }
 
 fn start_sender(sender: &str, port: u16, seconds: f64) -> Child {
