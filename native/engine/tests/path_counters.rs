@@ -139,12 +139,12 @@ fn a_stall_of_one_source_counts_on_its_paths_only() {
     for (source, sink, ms) in heard {
         assert_counted(path_of(&stats, source, sink), ms);
     }
-    // Both stalls were heard and counted on both of A's paths (two underruns each: the
-    // second one after the target grew on the first).
+    // Both stalls were heard and counted on both of A's paths (each an underrun, or one
+    // that lasted through both when the buffer had not refilled in between).
     for sink in ["both", "only-a"] {
         let p = path_of(&stats, "a", sink);
-        assert!(p.underruns >= 2, "{p:?}");
-        assert!(p.silence_ms >= 150.0, "two stalls of 150 ms: {p:?}");
+        assert!(p.underruns >= 1, "{p:?}");
+        assert!(p.silence_ms >= 250.0, "two stalls of 150 ms: {p:?}");
     }
     // B was on time: its paths count what its channels heard, which is not A's stalls.
     for sink in ["both", "only-b"] {
