@@ -25,7 +25,7 @@ const benches = [
   {
     name: 'fidelity',
     script: 'bench-fidelity.mjs',
-    what: 'real senders (ffmpeg -re, GStreamer) idle and under load: pitch, gaps, latency vs GStreamer rtpjitterbuffer',
+    what: 'real senders (ffmpeg -re, GStreamer, 5-20 ms of injected jitter) idle and under load: pitch, gaps, latency vs GStreamer rtpjitterbuffer',
   },
   {
     name: 'solver',

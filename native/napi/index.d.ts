@@ -376,6 +376,22 @@ export interface EnginePath {
   delay_ms: number
 }
 
+/**
+ * Per path (a source playing on a sink): what it played because its source was late. A
+ * sink's underruns, silence and concealment are the sums over its paths.
+ */
+export interface EnginePathStats {
+  source_config_id: string
+  sink_config_id: string
+  /** Times the path ran out of buffered audio while its source was sending. */
+  underruns: number
+  /** Silence it played because of those, ms. */
+  silence_ms: number
+  /** Gaps it concealed (lost or late packets) and their length, ms. */
+  concealed: number
+  concealed_ms: number
+}
+
 /** One level a path passes through, from the real source to the real sink. */
 export interface EnginePathStep {
   kind: PathStepKind
@@ -521,6 +537,8 @@ export interface EngineStats {
   malformed_unknown: number
   sources: Array<EngineSourceStats>
   sinks: Array<EngineSinkStats>
+  /** Every path, in the order of the sinks and their paths. */
+  paths: Array<EnginePathStats>
 }
 
 /** A sender no source matches, for the dashboard to offer as a new source. */

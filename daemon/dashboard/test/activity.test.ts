@@ -155,6 +155,7 @@ function stats(
         max_late_ms: 0,
       },
     ],
+    paths: [],
     unknown_senders: [],
     streams: [],
     discovery: DISCOVERY_OFF,

@@ -76,6 +76,30 @@ export const SinkStats = Type.Object(
   { title: 'SinkStats', additionalProperties: false },
 );
 
+export const PathStats = Type.Object(
+  {
+    source_config_id: Type.String({ description: 'The source of this path.' }),
+    sink_config_id: Type.String({ description: 'The sink it plays on.' }),
+    route_config_id: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'The route the solver chose this path through (the loudest when several lead from the ' +
+        'source to the sink); null if the configuration changed since the engine applied it.',
+    }),
+    underruns: count('Times the path ran out of buffered audio while its source was sending.'),
+    silence_ms: ms('Silence it played because of those, ms.'),
+    concealed: count('Gaps it concealed because packets were lost or came too late.'),
+    concealed_ms: ms('Audio it replaced by concealment, ms.'),
+  },
+  {
+    title: 'PathStats',
+    additionalProperties: false,
+    description:
+      'One source playing on one sink: the part of the sink’s underruns, silence and ' +
+      'concealment that came through it (a sink’s counters are the sums over its paths). ' +
+      'Kept while the path exists, across configuration changes.',
+  },
+);
+
 export const UnknownSender = Type.Object(
   {
     kind: Type.Union([Type.Literal('scream'), Type.Literal('scream-tagged'), Type.Literal('rtp')]),
@@ -193,6 +217,9 @@ export const StatsMessage = Type.Object(
     engine: EngineStatus,
     sources: Type.Array(SourceStats),
     sinks: Type.Array(SinkStats),
+    paths: Type.Array(PathStats, {
+      description: 'Every path the engine plays, in the order of the sinks and their paths.',
+    }),
     unknown_senders: Type.Array(UnknownSender, {
       description: 'Senders heard that no source matches, most recent first (add them as sources).',
     }),

@@ -12,6 +12,7 @@ import {
   type ChannelLayoutName,
   Engine,
   type EngineCulprit,
+  type EnginePathStats,
   type EnginePorts,
   type EngineQuarantine,
   type EngineSinkStats,
@@ -38,6 +39,7 @@ import { DEFAULT_RTP_PORT, RTP_FORMATS } from '../../src/schema/source.js';
 import {
   type Culprit,
   EngineStatus,
+  PathStats,
   type Quarantined,
   SinkStats,
   SourceStats,
@@ -51,11 +53,13 @@ type Equal<A, B> =
 const same = <A, B>(equal: Equal<A, B>) => assert.equal(equal, true);
 
 /** The fields of /api/stats's `engine` object the engine reports itself. */
-type FromEngine = Omit<EngineStats, 'sources' | 'sinks'>;
+type FromEngine = Omit<EngineStats, 'sources' | 'sinks' | 'paths'>;
 
 test('the /api/stats schema has the types of the engine’s statistics', () => {
   same<Static<typeof SourceStats>, EngineSourceStats>(true);
   same<Static<typeof SinkStats>, EngineSinkStats>(true);
+  // The daemon adds the route the solver chose.
+  same<Omit<Static<typeof PathStats>, 'route_config_id'>, EnginePathStats>(true);
   same<Static<typeof UnknownSender>, EngineUnknownSender>(true);
   same<Static<typeof Culprit>, EngineCulprit>(true);
   same<Static<typeof Quarantined>, Omit<EngineQuarantine, 'ms_left'>>(true);
@@ -177,6 +181,7 @@ test('a running engine reports exactly what the /api/stats schema declares', asy
   const reported: [string, unknown, TObject][] = [
     ['a source', stats.sources[0], SourceStats],
     ['a sink', stats.sinks[0], SinkStats],
+    ['a path', { ...stats.paths[0], route_config_id: null }, PathStats],
     ['an unknown sender', unknown[0], UnknownSender],
     ['the ports', engine.ports(), EngineStatus.properties.ports],
   ];
@@ -185,6 +190,11 @@ test('a running engine reports exactly what the /api/stats schema declares', asy
     assert.deepEqual(Object.keys(value as object).sort(), keys(schema), what);
     assert.deepEqual(check(schema, value), [], what);
   }
-  const fromEngine = Object.keys(stats).filter((k) => k !== 'sources' && k !== 'sinks');
+  assert.deepEqual(
+    stats.paths.map((p) => [p.sink_config_id, p.source_config_id]),
+    [['sink-1', 'source-1']],
+  );
+  const lists = ['sources', 'sinks', 'paths'];
+  const fromEngine = Object.keys(stats).filter((k) => !lists.includes(k));
   for (const key of fromEngine) assert.ok(key in EngineStatus.properties, key);
 });

@@ -99,6 +99,25 @@ describe('the engine plays the configuration', () => {
     assert.equal(source.format, 'scream s16le 48000 Hz 2 ch');
     assert.equal(s.sinks[0].name, 'Kitchen');
     assert.ok(s.sinks[0].packets > 100);
+    // One path, through the route, counting what the sink counts; then the sender stalls for
+    // 150 ms mid-stream: the path counts the silence the sink played.
+    const route = (await app.inject('/routes/PC%20to%20Kitchen')).json();
+    const [before] = s.paths;
+    assert.equal(s.paths.length, 1);
+    assert.deepEqual(
+      [before.source_config_id, before.sink_config_id, before.route_config_id],
+      [source.config_id, s.sinks[0].config_id, route.config_id],
+    );
+    assert.equal(before.silence_ms, s.sinks[0].silence_ms);
+    await play(tx, port, 60, 8000);
+    await sleep(150);
+    await play(tx, port, 60, 8000);
+    const stalled = await stats();
+    const [counted] = stalled.paths;
+    assert.ok(counted.underruns > before.underruns, JSON.stringify([before, counted]));
+    assert.ok(counted.silence_ms >= before.silence_ms + 100, JSON.stringify([before, counted]));
+    assert.equal(counted.route_config_id, route.config_id);
+    assert.equal(counted.silence_ms, stalled.sinks[0].silence_ms);
 
     // Halve the route's volume through the API: the level follows without restarting anything.
     const put = await app.inject({

@@ -7,11 +7,15 @@
 //! mean of the stats each second) and the rate correction it applied (p50/p99 of |ppm|).
 //! GStreamer's latency is its configured jitterbuffer latency plus the sink's buffer.
 //!
-//! Senders: ffmpeg `-re` (bursts of 21 ms) and GStreamer `audiotestsrc is-live ! rtpL16pay`
-//! (paced), each idle and under `stress-ng --cpu 2`. `-- --seconds N` sets each run's length
+//! Senders: ffmpeg `-re` (bursts of 21 ms), GStreamer `audiotestsrc is-live ! rtpL16pay`
+//! (paced) and a sender of our own injecting 5-20 ms of jitter (held packets released in
+//! bursts, `common/bursty.rs`), each idle and under `stress-ng --cpu 2`. `-- --seconds N` sets each run's length
 //! (default 60; `npm run bench -- fidelity` passes BENCH_FIDELITY_SECONDS, 300 with
-//! BENCH_SOAK=1); `-- --json` prints one JSON line per run.
+//! BENCH_SOAK=1); `-- --only TEXT` runs only the runs whose label (`sender, load`) contains
+//! TEXT; `-- --json` prints one JSON line per run.
 
+#[path = "common/bursty.rs"]
+mod bursty;
 #[path = "common/hearing.rs"]
 mod hearing;
 #[path = "common/pulse.rs"]
@@ -32,6 +36,7 @@ use tributary_engine::{
 
 const LOCAL: Ipv4Addr = Ipv4Addr::LOCALHOST;
 const JITTERBUFFER_MS: u32 = 50;
+const BURSTY: &str = "bursty 5-20 ms";
 
 struct Run {
     sender: &'static str,
@@ -47,6 +52,12 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .and_then(|s| s.parse().ok())
         .unwrap_or(60.0);
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .cloned()
+        .unwrap_or_default();
     for tool in [
         "ffmpeg",
         "gst-launch-1.0",
@@ -84,8 +95,18 @@ fn main() {
             sender: "gst rtpL16pay",
             load: true,
         },
+        Run {
+            sender: BURSTY,
+            load: false,
+        },
+        Run {
+            sender: BURSTY,
+            load: true,
+        },
     ] {
-        measure(&run, seconds, json);
+        if label(&run).contains(only.as_str()) {
+            measure(&run, seconds, json);
+        }
     }
 }
 
@@ -183,7 +204,14 @@ fn measure(run: &Run, seconds: f64, json: bool) {
             .expect("stress-ng runs")
     });
     std::thread::sleep(Duration::from_millis(500));
-    let mut sender = start_sender(run.sender, relay_port, seconds);
+    let mut sender = (run.sender != BURSTY).then(|| start_sender(run.sender, relay_port, seconds));
+    let bursty = (run.sender == BURSTY).then(|| {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let to = (LOCAL, relay_port).into();
+            bursty::send(to, seconds, 1000.0, 0.125, (5.0, 20.0), 7, &stop)
+        })
+    });
 
     // Tributary's output, and its stats once a second.
     out.set_read_timeout(Some(Duration::from_millis(50)))
@@ -210,7 +238,7 @@ fn measure(run: &Run, seconds: f64, json: bool) {
     let stats = engine.stats();
     engine.stop();
     for child in [
-        Some(&mut sender),
+        sender.as_mut(),
         hog.as_mut(),
         Some(&mut gst),
         Some(&mut parec),
@@ -223,16 +251,14 @@ fn measure(run: &Run, seconds: f64, json: bool) {
     }
     stop.store(true, Relaxed);
     let _ = relaying.join();
+    if let Some(sent) = bursty.and_then(|b| b.join().ok()) {
+        println!(
+            "\n(bursty sender: {} packets, {} holds up to {:.1} ms, {:.1} ms late on average)",
+            sent.packets, sent.bursts, sent.max_hold_ms, sent.mean_late_ms
+        );
+    }
 
-    let label = format!(
-        "{}, {}",
-        run.sender,
-        if run.load {
-            "stress-ng --cpu 2"
-        } else {
-            "idle"
-        }
-    );
+    let label = label(run);
     let trib_heard = hear(&left(&trib), 48_000.0, 1000.0, 5.0);
     let gst_heard = hear(
         &left(&std::fs::read(&recording).unwrap_or_default()),
@@ -286,6 +312,16 @@ fn measure(run: &Run, seconds: f64, json: bool) {
             gst_heard.gap_ms(),
         );
     }
+}
+
+/// `sender, load` as the bench prints it.
+fn label(run: &Run) -> String {
+    let load = if run.load {
+        "stress-ng --cpu 2"
+    } else {
+        "idle"
+    };
+    format!("{}, {load}", run.sender)
 }
 
 fn start_sender(sender: &str, port: u16, seconds: f64) -> Child {

@@ -34,7 +34,7 @@ pub use runtime::fault::Culprit;
 pub use runtime::fault_injection::FaultInjection;
 pub use runtime::health::{EngineHealth, FaultReport, HealthState, QuarantineReport};
 pub use runtime::levels::Levels;
-pub use runtime::stats::{BoundPorts, EngineStats, SinkStats, SourceStats};
+pub use runtime::stats::{BoundPorts, EngineStats, PathStats, SinkStats, SourceStats};
 pub use sink::listen::mp3::{Deliver, Mp3Stream, Mp3StreamStats};
 pub use sink::listen::socket::tcp_send_queue;
 pub use sink::listen::whep::session::SessionStats as WhepSessionStats;

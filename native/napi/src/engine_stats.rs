@@ -102,6 +102,25 @@ pub struct EngineSinkStats {
     pub max_late_ms: f64,
 }
 
+/// Per path (a source playing on a sink): what it played because its source was late. A
+/// sink's underruns, silence and concealment are the sums over its paths.
+#[napi(object)]
+pub struct EnginePathStats {
+    #[napi(js_name = "source_config_id")]
+    pub source_config_id: String,
+    #[napi(js_name = "sink_config_id")]
+    pub sink_config_id: String,
+    /// Times the path ran out of buffered audio while its source was sending.
+    pub underruns: f64,
+    /// Silence it played because of those, ms.
+    #[napi(js_name = "silence_ms")]
+    pub silence_ms: f64,
+    /// Gaps it concealed (lost or late packets) and their length, ms.
+    pub concealed: f64,
+    #[napi(js_name = "concealed_ms")]
+    pub concealed_ms: f64,
+}
+
 /// A snapshot of the engine.
 #[napi(object)]
 pub struct EngineStats {
@@ -121,6 +140,8 @@ pub struct EngineStats {
     pub malformed_unknown: f64,
     pub sources: Vec<EngineSourceStats>,
     pub sinks: Vec<EngineSinkStats>,
+    /// Every path, in the order of the sinks and their paths.
+    pub paths: Vec<EnginePathStats>,
 }
 
 /// What an unknown sender sends.
@@ -198,6 +219,18 @@ pub(crate) fn stats(s: CoreStats) -> EngineStats {
                 send_errors: x.send_errors as f64,
                 queue_bytes: x.queue_bytes as f64,
                 max_late_ms: x.max_late_ms,
+            })
+            .collect(),
+        paths: s
+            .paths
+            .into_iter()
+            .map(|x| EnginePathStats {
+                source_config_id: x.source_id,
+                sink_config_id: x.sink_id,
+                underruns: x.underruns as f64,
+                silence_ms: x.silence_ms,
+                concealed: x.concealed as f64,
+                concealed_ms: x.concealed_ms,
             })
             .collect(),
     }

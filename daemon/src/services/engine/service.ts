@@ -34,6 +34,9 @@ export type WhepEngine = Pick<
   'whepOffer' | 'whepPatch' | 'whepClose' | 'whepSessions' | 'whepStatus'
 >;
 
+/** A path's key in the table of routes. */
+const pathKey = (sink: string, source: string) => `${sink}\u0000${source}`;
+
 /** One engine for the daemon's life. `settings` null: ENGINE=off (statistics say so). */
 export class EngineService {
   readonly #log: EngineLogger;
@@ -46,6 +49,8 @@ export class EngineService {
   #revision: number | null = null;
   #rejected: { revision: number; reason: string } | null = null;
   #health: EngineHealth | null = null;
+  /** The route of every path the engine plays, by sink and source. */
+  #routes = new Map<string, string>();
   #watch: NodeJS.Timeout | null = null;
   #webrtcBind: { addresses: string[]; port: number } = { addresses: [], port: 0 };
 
@@ -115,8 +120,14 @@ export class EngineService {
   apply(snapshot: Pick<ConfigSnapshot, 'config' | 'revision'>): void {
     if (!this.#engine) return;
     try {
-      this.#problems = this.#engine.apply(solve(snapshot.config));
+      const solved = solve(snapshot.config);
+      this.#problems = this.#engine.apply(solved);
       this.#revision = snapshot.revision;
+      this.#routes = new Map(
+        solved.sinks.flatMap((k) =>
+          k.paths.map((p) => [pathKey(k.config_id, p.source_config_id), p.route_config_id]),
+        ),
+      );
       for (const p of this.#problems) this.#log.warn(`audio engine left something out: ${p}`);
     } catch (err) {
       // Changes are checked with the engine before they are saved (engineRefusal), so this is
@@ -163,6 +174,10 @@ export class EngineService {
       },
       sources: s?.sources ?? [],
       sinks: s?.sinks ?? [],
+      paths: (s?.paths ?? []).map((p) => ({
+        ...p,
+        route_config_id: this.#routes.get(pathKey(p.sink_config_id, p.source_config_id)) ?? null,
+      })),
       unknown_senders: engine?.running ? engine.unknownSenders() : [],
     };
   }

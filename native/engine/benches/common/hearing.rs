@@ -92,3 +92,28 @@ pub fn quantile_abs(values: &[f64], q: f64) -> f64 {
         .copied()
         .unwrap_or(f64::NAN)
 }
+
+/// Places (sample index) where a recorded `freq` Hz tone at `rate` jumps: a sine follows
+/// x[n] = 2 cos(w) x[n-1] - x[n-2] to within quantisation, so a dropped or doubled stretch
+/// (what a receiver that does not fill gaps writes when packets go missing) or a gap shows as
+/// a residual far above it. Only where the tone plays, 10 ms after its first sound and before
+/// its last (a player fades a stream in and out: the end of a stream is no jump).
+pub fn jumps(x: &[f64], rate: f64, freq: f64) -> Vec<usize> {
+    let edge = (rate * 0.01) as usize;
+    let start = x.iter().position(|s| s.abs() > 0.01).unwrap_or(0) + edge;
+    let end = x
+        .iter()
+        .rposition(|s| s.abs() > 0.01)
+        .unwrap_or(0)
+        .saturating_sub(edge);
+    let c = 2.0 * (2.0 * std::f64::consts::PI * freq / rate).cos();
+    let mut out: Vec<usize> = Vec::new();
+    for n in (start + 2)..end {
+        if (x[n] - (c * x[n - 1] - x[n - 2])).abs() > 0.02
+            && out.last().is_none_or(|&last| n > last + 16)
+        {
+            out.push(n);
+        }
+    }
+    out
+}

@@ -66,6 +66,11 @@ pub struct RateControl {
     offset: f64,
     adopt: bool,
     since_resync_s: f64,
+    /// The error summed over the second half of the settling time (frames x seconds), and
+    /// that time: what a start adopts is its mean, not one reading of a filter that a jittery
+    /// sender swings by several ms within a quarter second.
+    settle_sum: f64,
+    settle_s: f64,
     correction: f64,
     applied: f64,
     /// The target of the previous step (frames).
@@ -82,6 +87,8 @@ impl RateControl {
             offset: 0.0,
             adopt: true,
             since_resync_s: 0.0,
+            settle_sum: 0.0,
+            settle_s: 0.0,
             correction: 0.0,
             applied: 0.0,
             last_target: f64::NAN,
@@ -102,6 +109,8 @@ impl RateControl {
         self.err = 0.0;
         self.err_fast = 0.0;
         self.since_resync_s = 0.0;
+        self.settle_sum = 0.0;
+        self.settle_s = 0.0;
     }
 
     /// After a prebuffer (a start, or a refill after running dry): where playing resumed
@@ -140,6 +149,10 @@ impl RateControl {
             self.err_fast += (error - self.err_fast) * (dt / FAST_TAU_S).min(1.0);
             self.since_resync_s += dt;
             let settled = self.since_resync_s >= SETTLE_S;
+            if !settled && self.since_resync_s >= SETTLE_S / 2.0 {
+                self.settle_sum += error * dt;
+                self.settle_s += dt;
+            }
             let err_s = self.err / self.rate;
             if settled && self.err_fast > SKIP_S * self.rate {
                 action = Action::Move(self.err_fast.round() as i64);
@@ -147,13 +160,19 @@ impl RateControl {
                 action = Action::Move(self.err.round() as i64);
             } else if settled && std::mem::take(&mut self.adopt) {
                 // Where a start lands depends on where in a bursty sender's cycle the
-                // prebuffer filled: measured, not steered.
-                // The fast filter has converged by now; the slow one only partly.
+                // prebuffer filled (and on how far the target rose as the sender's jitter
+                // showed): measured, not steered. The mean error of the last second; the slow
+                // filter has only partly converged by now.
+                let mean = if self.settle_s > 0.0 {
+                    self.settle_sum / self.settle_s
+                } else {
+                    self.err_fast
+                };
                 let keep = ADOPT_FROM_S * self.rate;
-                let e = self.err_fast - self.err_fast.clamp(-keep, keep);
+                let e = mean - mean.clamp(-keep, keep);
                 self.offset += e;
                 self.err_fast -= e;
-                self.err = self.err_fast;
+                self.err = mean - e;
             }
             let err_s = self.err / self.rate;
             self.correction = if settled {

@@ -11,9 +11,11 @@
 use crate::desired::{PathSpec, SinkSpec};
 use crate::graph::stages::{Output, PathStages};
 use crate::graph::tap::Tap;
+use crate::sink::counters::PathCounters;
 use crate::source::glitches::Glitches;
 use crate::source::slot::{layout_for, SourceSlot};
 use crate::work::{self, Work};
+use std::sync::Arc;
 use tributary_dsp::eq::Design;
 use tributary_dsp::{AudioBuffer, ChannelLayout, DspError};
 
@@ -50,6 +52,9 @@ pub struct Path {
     seed: Option<u64>,
     /// Tap glitches already reported to the sink's counters.
     seen: Glitches,
+    /// What this path played because its source was late (the planner keeps them per sink and
+    /// source across applies).
+    pub counters: Arc<PathCounters>,
     /// The source's (channels, announced mask) the matrix was built for.
     src_format: (usize, u32),
     stages: PathStages,
@@ -80,6 +85,7 @@ impl Path {
             cursor: None,
             seed: None,
             seen: Glitches::default(),
+            counters: Arc::default(),
             src_format: (src_layout.channels(), src_layout.mask()),
             stages: PathStages::new(spec, src_layout, sink, max_frames)?,
             fade: Fade::None,
@@ -236,7 +242,6 @@ mod tests {
     use crate::desired::SinkProtocol;
     use crate::graph::tap::TapKey;
     use crate::options::JitterConfig;
-    use std::sync::Arc;
     use tributary_dsp::sample_format::SampleFormat;
 
     fn spec(delay_ms: f64) -> PathSpec {

@@ -69,12 +69,18 @@ pub struct SourceReader {
     fade_in_left: usize,
     ramp: Ramp,
     out_fade: usize,
-    /// Set when this block ran past the newest audio while the source is sending.
+    /// Set when this block ran past the newest audio while the source is sending; kept until
+    /// a fade in progress ends (the re-buffer waits for it), with the silence played meanwhile.
     ran_dry: bool,
+    dry_frames: u64,
     /// Holding silence (since this time) until the buffer refills after running dry.
     stalled_since: Option<f64>,
     /// The current hold is the initial prebuffer, not an underrun.
     prebuffering: bool,
+    /// When the reader last let go of a stream that stopped (it had played all of it): if the
+    /// stream comes back within [`PAUSE_S`], the silence until it plays again was a stall (a
+    /// buffer over 200 ms outlasts the source's activity), counted as an underrun.
+    released_s: Option<f64>,
     /// Sink frames of silence played in the current hold (counted once it proves short).
     stall_frames: u64,
     /// The current hold already raised the source's target.
@@ -121,8 +127,10 @@ impl SourceReader {
             fade_in_left: 0,
             ramp: Ramp::Steady,
             ran_dry: false,
+            dry_frames: 0,
             stalled_since: None,
             prebuffering: false,
+            released_s: None,
             out_fade: ((FADE_S * f64::from(sink_rate)) as usize).max(1),
             stall_frames: 0,
             noted_underrun: false,
@@ -167,6 +175,7 @@ impl SourceReader {
         self.jump_to(position.saturating_sub(self.delay));
         self.locked = true;
         self.prebuffering = false;
+        self.released_s = None;
         self.stalled_since = None;
         self.ramp = Ramp::In(0);
     }
@@ -178,6 +187,9 @@ impl SourceReader {
         self.clock.resynced();
         self.in_hole = false;
         self.fade_in_left = self.fade_len;
+        // A hole found before the jump is no longer ahead.
+        self.ran_dry = false;
+        self.dry_frames = 0;
     }
 
     /// Renders `out.len() / channels` frames at the sink rate (source channel layout). Returns
@@ -192,6 +204,7 @@ impl SourceReader {
             // tail too): release, so an idle source costs nothing. A new stream starts the way
             // the first one did (its first frame, after a prebuffer).
             self.locked = false;
+            self.released_s = Some(now_s);
         }
         if !self.locked {
             if !src.is_active(now_s) {
@@ -251,6 +264,16 @@ impl SourceReader {
             if now_s - since < PAUSE_S && !first {
                 self.glitches.underruns += 1;
                 self.glitches.silence_frames += self.to_source_frames(self.stall_frames);
+            }
+            match self.released_s.take() {
+                Some(gone) if first && since - gone < PAUSE_S => {
+                    // The stream came back soon after this reader had played all of it: the
+                    // silence since then was a stall, not a pause.
+                    self.glitches.underruns += 1;
+                    let sink_frames = ((now_s - gone) * self.sink_rate).round() as u64;
+                    self.glitches.silence_frames += self.to_source_frames(sink_frames);
+                }
+                _ => {}
             }
             self.stall_frames = 0;
             self.stalled_since = None;
@@ -321,23 +344,27 @@ impl SourceReader {
         out[n * c..].fill(0.0);
         self.fifo.copy_within(n * c..self.fifo_len * c, 0);
         self.fifo_len -= n;
-        if std::mem::take(&mut self.ran_dry) && self.ramp == Ramp::Steady {
+        if self.ran_dry && self.ramp == Ramp::Steady {
             // Re-buffer: the gap already faded out; go back to the first position not played
             // and hold silence until a full target of audio is queued again. Nothing is
             // skipped and nothing is played twice.
             self.apply_ramp(out);
             let resume = self.hole_start;
+            let before = self.dry_frames;
             self.jump_to(resume);
             self.stalled_since = Some(now_s);
-            // The silent end of this block is part of the stall.
-            self.stall_frames = out
-                .chunks_exact(c)
-                .rev()
-                .take_while(|f| f.iter().all(|v| *v == 0.0))
-                .count() as u64;
+            // The silent end of this block is part of the stall (and so is the silence of
+            // blocks that ran dry during a fade).
+            self.stall_frames = before + silent_tail(out, c);
             return false;
         }
         self.apply_ramp(out);
+        if self.ran_dry {
+            // Ran dry during a fade (just after a skip landed at the newest audio): the
+            // re-buffer waits for the fade's end, and counts what this block played of the
+            // gap.
+            self.dry_frames += silent_tail(out, c);
+        }
         false
     }
 
@@ -374,6 +401,14 @@ pub fn converter(source_rate: u32, sink_rate: u32, channels: usize, max_block: u
         .expect("48 kHz to 48 kHz with 1-8 channels is always valid")
 }
 
+/// Frames of silence at the end of interleaved `out` (`c` channels).
+fn silent_tail(out: &[f32], c: usize) -> u64 {
+    out.chunks_exact(c)
+        .rev()
+        .take_while(|f| f.iter().all(|v| *v == 0.0))
+        .count() as u64
+}
+
 fn gcd(a: u32, b: u32) -> u32 {
     if b == 0 {
         a
@@ -389,5 +424,7 @@ pub fn delay_frames(delay_s: f64, source_rate: u32) -> u64 {
 
 mod edges;
 
+#[cfg(test)]
+mod dry_tests;
 #[cfg(test)]
 mod tests;

@@ -9,7 +9,9 @@ use crate::runtime::fault::Message;
 use crate::runtime::levels::{LevelReader, Levels};
 use crate::runtime::net::{self, Datagram, Receiver};
 use crate::runtime::plan::{Planner, Retired};
-use crate::runtime::stats::{BoundPorts, EngineCounters, EngineStats, SinkStats, SourceStats};
+use crate::runtime::stats::{
+    BoundPorts, EngineCounters, EngineStats, PathStats, SinkStats, SourceStats,
+};
 use crate::runtime::worker::{engine_thread, Command, Worker};
 use crate::sink::SinkCounters;
 use crate::source::counters::unpack_format;
@@ -282,6 +284,20 @@ impl Control {
                 max_late_ms: c.max_late_us.swap(0, Relaxed) as f64 / 1000.0,
             })
             .collect();
+        let paths = self
+            .planner
+            .applied
+            .path_counters
+            .iter()
+            .map(|e| PathStats {
+                source_id: e.source_id.clone(),
+                sink_id: e.sink_id.clone(),
+                underruns: e.counters.underruns.load(Relaxed),
+                silence_ms: e.counters.silence_us.load(Relaxed) as f64 / 1000.0,
+                concealed: e.counters.concealed.load(Relaxed),
+                concealed_ms: e.counters.concealed_us.load(Relaxed) as f64 / 1000.0,
+            })
+            .collect();
         EngineStats {
             uptime_s: self.started.elapsed().as_secs_f64(),
             cpu_s: self.counters.cpu_ns.load(Relaxed) as f64 / 1e9,
@@ -290,6 +306,7 @@ impl Control {
             malformed_unknown: self.counters.malformed_unknown.load(Relaxed),
             sources,
             sinks,
+            paths,
         }
     }
 

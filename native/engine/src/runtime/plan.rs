@@ -8,6 +8,8 @@ use crate::desired::{ConfigError, DesiredState, PathSpec, SinkSpec};
 use crate::graph::path::Path;
 use crate::graph::tap::{Tap, TapKey};
 use crate::options::JitterConfig;
+use crate::runtime::plan::path_counters::PathCounterEntry;
+pub(crate) use crate::runtime::plan::room::{Retired, Room};
 use crate::sink::counters::SinkCounters;
 use crate::sink::Sink;
 use crate::source::counters::{unpack_format, SourceCounters};
@@ -57,38 +59,6 @@ pub(crate) struct Plan {
     pub room: Room,
 }
 
-/// Empty tables with room for the new graph, and room for what it retires: the engine thread
-/// fills them without allocating.
-pub(crate) struct Room {
-    pub sources: Vec<SourceSlot>,
-    pub taps: Vec<Tap>,
-    pub sinks: Vec<Sink>,
-    pub retired: Retired,
-}
-
-/// What the engine thread takes out of the graph. It is dropped on the control thread, so
-/// freeing large buffers (a 300 s timeshift ring is ~115 MB) never stalls audio. The plan
-/// brings it with room for everything the current graph holds, so retiring never allocates.
-#[derive(Default)]
-pub(crate) struct Retired {
-    pub sources: Vec<SourceSlot>,
-    /// Source buffers a bigger one took over from.
-    pub timelines: Vec<Timeline>,
-    pub taps: Vec<Tap>,
-    pub sinks: Vec<Sink>,
-    pub paths: Vec<Path>,
-}
-
-impl Retired {
-    pub fn is_empty(&self) -> bool {
-        self.sources.is_empty()
-            && self.timelines.is_empty()
-            && self.taps.is_empty()
-            && self.sinks.is_empty()
-            && self.paths.is_empty()
-    }
-}
-
 /// What the planner remembers of the graph the engine thread holds.
 #[derive(Default)]
 pub(crate) struct Applied {
@@ -101,6 +71,8 @@ pub(crate) struct Applied {
     pub source_capacity: HashMap<String, f64>,
     /// The taps the engine thread holds, in table order.
     pub tap_keys: Vec<TapKey>,
+    /// Per path (sink, source): its counters.
+    pub path_counters: Vec<PathCounterEntry>,
 }
 
 /// Plans each change against what was applied before.
@@ -142,12 +114,13 @@ impl Planner {
         }
         let start = Instant::now() + Duration::from_millis(5);
         let sources = self.plan_sources(&state);
+        let mut path_counters = path_counters::plan(&self.applied.path_counters, &state);
         // Sinks.
         let mut sinks = Vec::new();
         let mut sink_counters = Vec::new();
         let mut failed = HashSet::new();
         for (k, sink) in state.sinks.iter().enumerate() {
-            match self.plan_sink(k, sink, start, &sources.rebuilt) {
+            match self.plan_sink(k, sink, start, &sources.rebuilt, &path_counters) {
                 Ok((plan, counters)) => {
                     sink_counters.push((sink.id.clone(), sink.name.clone(), counters));
                     sinks.push(plan);
@@ -160,6 +133,7 @@ impl Planner {
         }
         let mut state = state;
         state.sinks.retain(|s| !failed.contains(&s.id));
+        path_counters.retain(|e| !failed.contains(&e.sink_id));
         let (tap_keys, new_taps) = self.plan_taps(&state, &sources.rebuilt);
         let old_paths = self.applied.state.sinks.iter().map(|s| s.paths.len()).sum();
         let room = Room {
@@ -187,6 +161,7 @@ impl Planner {
             sink_counters,
             source_capacity: sources.capacity,
             tap_keys,
+            path_counters,
         };
         (plan, problems, applied)
     }
@@ -348,6 +323,7 @@ impl Planner {
         sink: &SinkSpec,
         start: Instant,
         rebuilt: &HashSet<String>,
+        path_counters: &[PathCounterEntry],
     ) -> Result<(SinkPlan, Arc<SinkCounters>), ConfigError> {
         let old = self.applied.state.sinks.iter().find(|s| s.id == sink.id);
         if let Some(old) = old.filter(|o| !self.fresh_graph && same_output(o, sink)) {
@@ -360,7 +336,11 @@ impl Planner {
                     let eq = (q.eq != p.eq).then(|| Designer::new(sink.sample_rate).design(&p.eq));
                     paths.push(PathPlan::Keep(p.clone(), eq));
                 } else {
-                    paths.push(PathPlan::New(Box::new(self.build_path(p, sink)?)));
+                    paths.push(PathPlan::New(Box::new(self.build_path(
+                        p,
+                        sink,
+                        path_counters,
+                    )?)));
                 }
             }
             let counters = self.sink_counter(&sink.id).unwrap_or_default();
@@ -379,17 +359,24 @@ impl Planner {
             built.counters = c;
         }
         for p in &sink.paths {
-            built.paths.push(self.build_path(p, sink)?);
+            built.paths.push(self.build_path(p, sink, path_counters)?);
         }
         let counters = built.counters.clone();
         Ok((SinkPlan::New(Box::new(built)), counters))
     }
 
-    fn build_path(&self, p: &PathSpec, sink: &SinkSpec) -> Result<Path, ConfigError> {
+    fn build_path(
+        &self,
+        p: &PathSpec,
+        sink: &SinkSpec,
+        counters: &[PathCounterEntry],
+    ) -> Result<Path, ConfigError> {
         let (_, channels) = self.source_format(p);
         let max_frames = Sink::max_frames_for(sink);
-        Path::new(p, layout_for(channels, 0), sink, max_frames)
-            .map_err(|e| ConfigError(format!("path {} -> {}: {e}", p.source_name, sink.name)))
+        let mut path = Path::new(p, layout_for(channels, 0), sink, max_frames)
+            .map_err(|e| ConfigError(format!("path {} -> {}: {e}", p.source_name, sink.name)))?;
+        path.counters = path_counters::find(counters, &sink.id, &p.source_id).unwrap_or_default();
+        Ok(path)
     }
 
     pub fn sink_counter(&self, id: &str) -> Option<Arc<SinkCounters>> {
@@ -433,5 +420,7 @@ fn hash(s: &str) -> u64 {
     })
 }
 
+mod path_counters;
+mod room;
 #[cfg(test)]
 mod tests;

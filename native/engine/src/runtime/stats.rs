@@ -70,6 +70,20 @@ pub struct SinkStats {
     pub max_late_ms: f64,
 }
 
+/// Per path (a source playing on a sink): what it played because its source was late. The
+/// sink's underruns, silence and concealment are the sums over its paths.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathStats {
+    pub source_id: String,
+    pub sink_id: String,
+    /// Times the path's reader ran dry while the source was sending, and the silence played.
+    pub underruns: u64,
+    pub silence_ms: f64,
+    /// Gaps concealed (lost or late audio), and their length, ms.
+    pub concealed: u64,
+    pub concealed_ms: f64,
+}
+
 /// A snapshot of the engine.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineStats {
@@ -81,6 +95,8 @@ pub struct EngineStats {
     pub malformed_unknown: u64,
     pub sources: Vec<SourceStats>,
     pub sinks: Vec<SinkStats>,
+    /// Every path, in the order of the sinks and their paths.
+    pub paths: Vec<PathStats>,
 }
 
 /// The ports the engine listens on (useful when options asked for port 0).

@@ -43,7 +43,8 @@ impl Mix {
     }
 
     /// Mixes `frames` frames of `paths`, the first leaving at router time `at_s` (`now_s` is
-    /// the tick's time); counts the paths' glitches (underruns, silence, concealment).
+    /// the tick's time); counts the paths' glitches (underruns, silence, concealment) on the sink
+    /// and on each path.
     #[allow(clippy::too_many_arguments)]
     pub fn render(
         &mut self,
@@ -72,6 +73,7 @@ impl Mix {
                 counters
                     .concealed_us
                     .fetch_add(frames_to_us(g.concealed_frames, rate), Relaxed);
+                path.counters.add(&g, rate);
             }
         }
         self.quiet = if mixed == 0 {

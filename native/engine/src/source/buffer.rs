@@ -63,6 +63,12 @@ pub struct SourceBuffer {
     /// already covers the wait for the next one.
     burst_frames: u64,
     peak_burst_ms: f64,
+    /// Four times the interarrival jitter (ms), averaged over the stream's first
+    /// `JITTER_MEAN_S`, then over that long: the RFC 3550 estimate follows the last 16
+    /// packets, so with a jittery sender it swings by several ms within a second, and a target
+    /// following it would steer the pitch. And how long it has averaged (s).
+    mean_jitter_ms: f64,
+    jitter_mean_s: f64,
     /// The target readers hold (ms), see [`SourceBuffer::target_frames`].
     held_target_ms: f64,
     /// When the current run of packets started (after silence) and the position of its first
@@ -80,6 +86,9 @@ const BURST_MARGIN_MS: f64 = 10.0;
 /// How fast the held target follows a falling jitter target, and how far above it it may be.
 const TARGET_FALL_MS_PER_S: f64 = 0.02;
 const TARGET_DROP_MS: f64 = 10.0;
+
+/// Time over which the jitter's part of the target is averaged.
+const JITTER_MEAN_S: f64 = 10.0;
 
 /// Target added per underrun, and how fast it is given back.
 const SPIKE_STEP_MS: f64 = 10.0;
@@ -111,6 +120,8 @@ impl SourceBuffer {
             drift_origin: ORIGIN,
             spike_ms: std::cell::Cell::new(0.0),
             peak_gap_ms: 0.0,
+            mean_jitter_ms: 0.0,
+            jitter_mean_s: 0.0,
             burst_frames: 0,
             peak_burst_ms: 0.0,
             held_target_ms: 0.0,
@@ -161,7 +172,7 @@ impl SourceBuffer {
     fn jitter_target_ms(&self) -> f64 {
         if self.config.adaptive {
             let packet_ms = self.packet_frames as f64 * 1000.0 / f64::from(self.rate);
-            (packet_ms + 4.0 * self.drift.jitter_s() * 1000.0)
+            (packet_ms + self.mean_jitter_ms)
                 .max(self.config.min_ms + self.spike_ms.get())
                 .max(self.peak_gap_ms + 2.0)
                 .max(self.peak_burst_ms + BURST_MARGIN_MS)
@@ -360,6 +371,9 @@ impl SourceBuffer {
             // Peak-hold of the gap between packets, halving in about 10 s.
             self.peak_gap_ms = (self.peak_gap_ms * (1.0 - since / 14.0)).max(since * 1000.0);
             self.peak_burst_ms *= 1.0 - since / 14.0;
+            self.jitter_mean_s = (self.jitter_mean_s + since).min(JITTER_MEAN_S);
+            let jitter_ms = 4.0 * self.drift.jitter_s() * 1000.0;
+            self.mean_jitter_ms += (jitter_ms - self.mean_jitter_ms) * since / self.jitter_mean_s;
         }
         if !(0.0..BURST_GAP_S).contains(&since) {
             self.burst_frames = 0;

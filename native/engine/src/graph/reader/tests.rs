@@ -14,7 +14,7 @@ impl Lcg {
 }
 
 /// L16 stereo packet of a 1 kHz sine at half scale, starting at sender frame `start`.
-fn sine_packet(start: u64, frames: usize, rate: f64, out: &mut Vec<u8>) {
+pub(super) fn sine_packet(start: u64, frames: usize, rate: f64, out: &mut Vec<u8>) {
     out.clear();
     for n in 0..frames as u64 {
         let v = (0.5

@@ -75,3 +75,40 @@ fn paths_of_one_source_rate_and_delay_share_a_tap_and_unused_taps_retire() {
     assert_eq!(engine.applied.tap_keys.len(), 1);
     assert!(engine.applied.tap_keys[0].is("src0", 48_000, 500.0));
 }
+
+#[test]
+fn path_counters_are_kept_per_sink_and_source_across_applies() {
+    let mut planner = Planner::new(JitterConfig::default());
+    apply(&mut planner, all_to_all(0.0));
+    assert_eq!(planner.applied.path_counters.len(), 20);
+    let counters = |p: &Planner, sink: &str, source: &str| {
+        path_counters::find(&p.applied.path_counters, sink, source).expect("counted")
+    };
+    let before = counters(&planner, "sink1", "src2");
+    before.underruns.fetch_add(3, Relaxed);
+    // Source 2 now comes from another address: its paths are built anew, and count on where
+    // they were.
+    let mut state = all_to_all(0.0);
+    for s in &mut state.sinks {
+        s.paths.retain(|p| p.source_id != "src4");
+        s.paths[2].ip = Some(IpAddr::V4(Ipv4Addr::new(127, 0, 0, 99)));
+    }
+    let (state, problems) = state.playable();
+    let (plan, _, applied) = planner.plan(state, problems);
+    let SinkPlan::Keep { paths, .. } = &plan.sinks[1] else {
+        panic!("sink 1 is kept");
+    };
+    let PathPlan::New(rebuilt) = &paths[2] else {
+        panic!("the path of source 2 is rebuilt");
+    };
+    assert!(Arc::ptr_eq(&rebuilt.counters, &before));
+    planner.commit(applied);
+    assert!(Arc::ptr_eq(&counters(&planner, "sink1", "src2"), &before));
+    assert_eq!(before.underruns.load(Relaxed), 3);
+    // Paths gone are no longer reported; every other path has counters of its own.
+    assert_eq!(planner.applied.path_counters.len(), 16);
+    assert!(path_counters::find(&planner.applied.path_counters, "sink0", "src4").is_none());
+    let other = counters(&planner, "sink0", "src2");
+    assert!(!Arc::ptr_eq(&other, &before));
+    assert_eq!(other.underruns.load(Relaxed), 0);
+}
