@@ -254,8 +254,15 @@ fn assert_decoded(pcm: &[u8], stats: &tributary_engine::EngineStats) {
     );
     assert!(heard.seconds > 1.5, "{} s of tone", heard.seconds);
     // The check is not vacuous: the same audio with one packet (6 ms) dropped mid-tone jumps.
+    // 288 samples are 5.98 cycles of 997 Hz, a phase step of 0.11 rad: the detector sees it as
+    // a step of 0.5 * 0.11 * |cos(phase)|, so the cut is made where the tone crosses zero
+    // rising (|cos| = 1, a step of 0.056 against the detector's 0.02), not wherever the middle
+    // happens to fall (at a peak the step is below the threshold whatever the detector).
     let first = l.iter().position(|s| s.abs() > 0.01).unwrap_or(0);
-    let mid = first + (heard.seconds * 24_000.0) as usize;
+    let middle = first + (heard.seconds * 24_000.0) as usize;
+    let mid = (middle..l.len() - 288)
+        .find(|&i| l[i - 1] < 0.0 && l[i] >= 0.0)
+        .expect("a rising zero crossing mid-tone");
     let mut dropped = l.clone();
     dropped.drain(mid..mid + 288);
     assert!(!hearing::jumps(&dropped, 48_000.0, 997.0).is_empty());
