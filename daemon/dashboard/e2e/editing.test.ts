@@ -156,11 +156,13 @@ describe('editing from the dashboard', () => {
     await ready(page);
     const port = page.getByRole('button', { name: 'Connect Turntable to a sink' });
     const target = page.getByRole('article', { name: 'Hall' });
-    const from = (await port.boundingBox())!;
-    const to = (await target.boundingBox())!;
-    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    // Cards grow as live stats and meters arrive, moving everything below them: measure each
+    // place right before the pointer goes there (a box read earlier can miss the 19 px port).
+    await port.hover();
     await page.mouse.down();
+    const from = (await port.boundingBox())!;
     await page.mouse.move(from.x + 40, from.y + 10, { steps: 5 });
+    const to = (await target.boundingBox())!;
     await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 10 });
     await page.mouse.up();
     await page.getByRole('article', { name: 'Turntable to Hall' }).waitFor();
