@@ -110,10 +110,12 @@ describe('memoised solver', () => {
                 return;
               }
             }
-            // Another path: only if it ties (products differing in rounding alone).
+            // Another path: only if it ties (products differing in rounding alone). Then the
+            // rounding of each algorithm's multiplication order decides which is louder, so the
+            // delays may differ (seed 231330476: 0.25 x 0.25 x 4.4e-323 rounds to 0 one way and
+            // to 5e-324 the other, and the zero side takes the shorter delay as the tie-break).
             const [a, b] = [raw(p.via), raw(w.via)];
             assert.ok(Math.abs(a.volume - b.volume) <= 1e-12, `${p.source} -> ${s.name} volume`);
-            assert.equal(a.delay, b.delay, `${p.source} -> ${s.name} delay`);
             assert.notEqual(
               a.volume,
               b.volume,
