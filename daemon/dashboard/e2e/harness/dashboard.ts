@@ -104,7 +104,9 @@ export async function start(
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+        // A failed resource names itself only through its location: keep it in the message.
+        const at = m.location().url;
+        if (m.type() === 'error') errors.push(`console: ${m.text()}${at ? ` (${at})` : ''}`);
       });
       page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
       await page.goto(path);
