@@ -292,6 +292,16 @@ fn measure(run: &Run, seconds: f64, json: bool) {
         src.map_or(0, |s| s.late),
         src.map_or(0, |s| s.lost),
     );
+    if let Some(s) = src {
+        println!(
+            "  {:<10} moves: {} skips ({:.1} ms), {} repeats ({:.1} ms), each a 10 ms aligned crossfade",
+            "",
+            s.skips,
+            s.skipped_ms,
+            s.repeats,
+            s.repeated_ms
+        );
+    }
     println!(
         "{}, rtpjitterbuffer latency={JITTERBUFFER_MS} ms + pulsesink buffer",
         row("gstreamer", &gst_heard)

@@ -12,6 +12,8 @@ use tributary_dsp::sample_format::SampleFormat;
 struct Played {
     left: Vec<f32>,
     glitches: Glitches,
+    /// Allocations made by the reader's renders.
+    allocations: u64,
 }
 
 fn play(at_s: f64, shift_s: f64, seconds: f64) -> Played {
@@ -19,7 +21,8 @@ fn play(at_s: f64, shift_s: f64, seconds: f64) -> Played {
     let mut reader = SourceReader::new(2, 48_000, 48_000, 288, 0.0);
     let mut packet = Vec::with_capacity(1200);
     let mut out = vec![0.0f32; 576];
-    let mut left = Vec::new();
+    let mut left = Vec::with_capacity((seconds * 48_000.0) as usize + 576);
+    let mut allocations = 0;
     let mut k = 0u64;
     let mut render = 0.001;
     let due = |k: u64| {
@@ -37,7 +40,9 @@ fn play(at_s: f64, shift_s: f64, seconds: f64) -> Played {
             src.push_rtp(k as u16, ts, &packet, SampleFormat::S16Be, due(k));
             k += 1;
         }
+        let before = crate::test_alloc::on_this_thread();
         reader.render(&src, render, &mut out);
+        allocations += crate::test_alloc::on_this_thread() - before;
         src.play_pos = reader.play_position();
         left.extend(out.chunks_exact(2).map(|f| f[0]));
         render += 0.006;
@@ -45,6 +50,7 @@ fn play(at_s: f64, shift_s: f64, seconds: f64) -> Played {
     Played {
         left,
         glitches: reader.glitches,
+        allocations,
     }
 }
 
@@ -82,6 +88,13 @@ fn assert_clean_tone(x: &[f32], what: &str) {
 }
 
 #[test]
+fn the_allocation_count_sees_an_allocation() {
+    let before = crate::test_alloc::on_this_thread();
+    let v = std::hint::black_box(vec![1u8; 64]);
+    assert!(crate::test_alloc::on_this_thread() > before, "{v:?}");
+}
+
+#[test]
 fn too_much_queued_is_skipped_by_an_aligned_crossfade() {
     let p = play(8.0, -0.060, 14.0);
     let g = p.glitches;
@@ -89,6 +102,7 @@ fn too_much_queued_is_skipped_by_an_aligned_crossfade() {
     assert!(g.skipped_frames >= 960, "at least 20 ms skipped: {g:?}");
     assert_eq!((g.underruns, g.silence_frames), (0, 0), "{g:?}");
     assert_clean_tone(&p.left, "skip");
+    assert_eq!(p.allocations, 0, "a move allocates nothing");
 }
 
 #[test]
@@ -98,4 +112,5 @@ fn too_little_queued_is_repeated_by_an_aligned_crossfade() {
     assert!(g.repeats >= 1, "{g:?}");
     assert_eq!((g.underruns, g.silence_frames), (0, 0), "{g:?}");
     assert_clean_tone(&p.left, "repeat");
+    assert_eq!(p.allocations, 0, "a move allocates nothing");
 }
