@@ -18,6 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tributary_codec::OPUS_PROFILES;
 use tributary_dsp::AudioBuffer;
+use tributary_engine::sink::listen::fold::StereoFold;
 use tributary_engine::sink::SinkCounters;
 use tributary_engine::{WhepBind, WhepRequest, WhepServer};
 use whep_peer::Listener;
@@ -83,7 +84,7 @@ fn main() {
                 if burst {
                     bursts.lock().unwrap().push(Instant::now());
                 }
-                sink.webrtc.push_audio(&buf, RATE);
+                sink.webrtc.push_audio(&buf, RATE, &StereoFold::default());
                 played.fetch_add(1, Relaxed);
                 k += 1;
                 let due = start + Duration::from_millis(10 * k);

@@ -6,11 +6,12 @@ mod whep_peer;
 use whep_peer::Listener;
 
 use super::*;
+use crate::sink::listen::fold::StereoFold;
 use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
 use std::time::Duration;
 use tributary_codec::OPUS_PROFILES;
-use tributary_dsp::AudioBuffer;
+use tributary_dsp::{AudioBuffer, ChannelLayout};
 
 const LOOPBACK: WhepBind = WhepBind {
     addresses: Vec::new(),
@@ -27,19 +28,34 @@ fn bind_loopback() -> WhepBind {
 /// Plays 1 kHz left and 440 Hz right into `sink`'s WebRTC tap at `rate`, 10 ms at a time on
 /// the wall clock (as the engine thread would), until `stop`.
 fn play_tones(sink: Arc<SinkCounters>, rate: u32, stop: Arc<AtomicBool>) -> JoinHandle<()> {
+    play_layout(sink, rate, ChannelLayout::STEREO, &[1000.0, 440.0], stop)
+}
+
+/// Plays one tone per channel of `layout` (amplitude 0.5) into `sink`'s WebRTC tap, folded
+/// to stereo as the sink would.
+fn play_layout(
+    sink: Arc<SinkCounters>,
+    rate: u32,
+    layout: ChannelLayout,
+    tones: &[f64],
+    stop: Arc<AtomicBool>,
+) -> JoinHandle<()> {
+    let tones = tones.to_vec();
     std::thread::spawn(move || {
+        let fold = StereoFold::for_layout(layout);
         let frames = rate as usize / 100;
-        let mut buf = AudioBuffer::new(2, frames);
+        let mut buf = AudioBuffer::new(layout.channels(), frames);
         buf.set_frames(frames);
         let mut n = 0u64;
         let start = Instant::now();
         while !stop.load(Relaxed) {
-            for i in 0..frames {
-                let t = (n + i as u64) as f64 / f64::from(rate);
-                buf.channel_mut(0)[i] = (0.5 * (std::f64::consts::TAU * 1000.0 * t).sin()) as f32;
-                buf.channel_mut(1)[i] = (0.5 * (std::f64::consts::TAU * 440.0 * t).sin()) as f32;
+            for (c, hz) in tones.iter().enumerate() {
+                for i in 0..frames {
+                    let t = (n + i as u64) as f64 / f64::from(rate);
+                    buf.channel_mut(c)[i] = (0.5 * (std::f64::consts::TAU * hz * t).sin()) as f32;
+                }
             }
-            sink.webrtc.push_audio(&buf, rate);
+            sink.webrtc.push_audio(&buf, rate, &fold);
             n += frames as u64;
             let due = start + Duration::from_secs_f64(n as f64 / f64::from(rate));
             std::thread::sleep(due.saturating_duration_since(Instant::now()));
@@ -69,25 +85,38 @@ fn request<'a>(offer: &'a str, client: &'a str, timeout: Duration) -> WhepReques
     }
 }
 
-fn hears_tones_apart(rate: u32) {
-    let server = WhepServer::default();
-    let sink = Arc::new(SinkCounters::default());
-    let stop = Arc::new(AtomicBool::new(false));
-    let player = play_tones(sink.clone(), rate, stop.clone());
+/// A listener connected to `sink` (profile balanced, 5 s timeout): it, the session id, the
+/// answer.
+fn connect(server: &WhepServer, sink: &Arc<SinkCounters>, rate: u32) -> (Listener, String, String) {
     let (mut listener, offer) = Listener::new();
     let req = request(&offer, "a", Duration::from_secs(5));
     let (id, answer) = server
         .offer(sink.clone(), rate, &req, &bind_loopback())
         .unwrap();
-    assert!(answer.contains("stereo=1") && answer.contains("sprop-stereo=1"));
-    assert!(answer.contains("a=candidate:") && answer.contains("127.0.0.1"));
     listener.accept(&answer);
+    (listener, id, answer)
+}
+
+/// What `listener` decodes until it has `frames` stereo frames (15 s at most): left, right.
+fn hear(listener: &mut Listener, frames: usize) -> (Vec<f32>, Vec<f32>) {
     let (mut left, mut right) = (Vec::new(), Vec::new());
     listener.listen(Duration::from_secs(15), |_, pcm| {
         left.extend(pcm.chunks(2).map(|s| s[0]));
         right.extend(pcm.chunks(2).map(|s| s[1]));
-        left.len() < 72_000
+        left.len() < frames
     });
+    (left, right)
+}
+
+fn hears_tones_apart(rate: u32) {
+    let server = WhepServer::default();
+    let sink = Arc::new(SinkCounters::default());
+    let stop = Arc::new(AtomicBool::new(false));
+    let player = play_tones(sink.clone(), rate, stop.clone());
+    let (mut listener, id, answer) = connect(&server, &sink, rate);
+    assert!(answer.contains("stereo=1") && answer.contains("sprop-stereo=1"));
+    assert!(answer.contains("a=candidate:") && answer.contains("127.0.0.1"));
+    let (left, right) = hear(&mut listener, 72_000);
     stop.store(true, Relaxed);
     player.join().unwrap();
     // 1.5 s of audio (ICE and DTLS take a few hundred milliseconds before it).
@@ -190,4 +219,38 @@ fn trickled_candidates_are_read_and_bad_lines_named() {
 fn the_interfaces_include_loopback() {
     let ips = interface_addresses();
     assert!(ips.contains(&"127.0.0.1".parse().unwrap()), "{ips:?}");
+}
+
+#[test]
+fn a_surround_sink_is_heard_as_its_stereo_down_mix() {
+    let server = WhepServer::default();
+    let sink = Arc::new(SinkCounters::default());
+    let stop = Arc::new(AtomicBool::new(false));
+    // FL FR FC LFE BL BR
+    let tones = [1000.0, 440.0, 700.0, 60.0, 1500.0, 2500.0];
+    let layout = ChannelLayout::LAYOUT_5_1;
+    let player = play_layout(sink.clone(), 48_000, layout, &tones, stop.clone());
+    let (mut listener, id, _) = connect(&server, &sink, 48_000);
+    let (left, right) = hear(&mut listener, 48_000);
+    stop.store(true, Relaxed);
+    player.join().unwrap();
+    assert!(left.len() >= 48_000, "heard {} frames", left.len());
+    let (l, r) = (&left[left.len() - 24_000..], &right[right.len() - 24_000..]);
+    let [fl, fr, fc, lfe, bl, br] = tones;
+    // What reaches a side at all is far above what must not (LFE, the other side's speakers).
+    for (x, heard, absent) in [
+        (l, [fl, fc, bl], [fr, br, lfe]),
+        (r, [fr, fc, br], [fl, bl, lfe]),
+    ] {
+        let floor = absent.iter().map(|f| energy(x, *f)).fold(0.0, f64::max);
+        for f in heard {
+            assert!(energy(x, f) > 100.0 * floor, "{f} Hz vs {floor}");
+        }
+    }
+    // The centre equally on both sides; a front speaker 3 dB above it (1 vs 0.7071).
+    let ratio = energy(l, fc) / energy(r, fc);
+    assert!((0.8..1.25).contains(&ratio), "centre L/R energy {ratio}");
+    let front = energy(l, fl) / energy(l, fc);
+    assert!((1.6..2.5).contains(&front), "front/centre energy {front}");
+    assert!(server.close(&id));
 }
