@@ -55,7 +55,10 @@ fn main() {
         addresses: vec!["127.0.0.1".parse().unwrap()],
         port: 0,
     };
-    let (_id, answer) = server.offer(sink.clone(), RATE, &req, &bind).unwrap();
+    let answer = server
+        .offer(sink.clone(), RATE, &req, &bind)
+        .unwrap()
+        .answer_sdp;
     listener.accept(&answer);
 
     let bursts = Arc::new(Mutex::new(Vec::<Instant>::new()));

@@ -7,6 +7,7 @@ use whep_peer::Listener;
 
 use super::*;
 use crate::sink::listen::fold::StereoFold;
+use crate::sink::listen::whep::session::Patched;
 use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -85,16 +86,15 @@ fn request<'a>(offer: &'a str, client: &'a str, timeout: Duration) -> WhepReques
     }
 }
 
-/// A listener connected to `sink` (profile balanced, 5 s timeout): it, the session id, the
-/// answer.
-fn connect(server: &WhepServer, sink: &Arc<SinkCounters>, rate: u32) -> (Listener, String, String) {
+/// A listener connected to `sink` (profile balanced, 5 s timeout) and the server's answer.
+fn connect(server: &WhepServer, sink: &Arc<SinkCounters>, rate: u32) -> (Listener, WhepAnswer) {
     let (mut listener, offer) = Listener::new();
     let req = request(&offer, "a", Duration::from_secs(5));
-    let (id, answer) = server
+    let answer = server
         .offer(sink.clone(), rate, &req, &bind_loopback())
         .unwrap();
-    listener.accept(&answer);
-    (listener, id, answer)
+    listener.accept(&answer.answer_sdp);
+    (listener, answer)
 }
 
 /// What `listener` decodes until it has `frames` stereo frames (15 s at most): left, right.
@@ -113,7 +113,8 @@ fn hears_tones_apart(rate: u32) {
     let sink = Arc::new(SinkCounters::default());
     let stop = Arc::new(AtomicBool::new(false));
     let player = play_tones(sink.clone(), rate, stop.clone());
-    let (mut listener, id, answer) = connect(&server, &sink, rate);
+    let (mut listener, answer) = connect(&server, &sink, rate);
+    let (id, answer) = (answer.id, answer.answer_sdp);
     assert!(answer.contains("stereo=1") && answer.contains("sprop-stereo=1"));
     assert!(answer.contains("a=candidate:") && answer.contains("127.0.0.1"));
     let (left, right) = hear(&mut listener, 72_000);
@@ -178,9 +179,10 @@ fn a_silent_listener_is_freed_after_its_timeout_with_the_thread_and_tap() {
     let sink = Arc::new(SinkCounters::default());
     let (_listener, offer) = Listener::new();
     let req = request(&offer, "a", Duration::from_millis(300));
-    let (id, _answer) = server
+    let id = server
         .offer(sink.clone(), 48_000, &req, &bind_loopback())
-        .unwrap();
+        .unwrap()
+        .id;
     assert!(server.is_running() && sink.webrtc.is_open());
     assert_eq!(server.local_addresses().len(), 1);
     let t0 = Instant::now();
@@ -193,9 +195,11 @@ fn a_silent_listener_is_freed_after_its_timeout_with_the_thread_and_tap() {
     assert!(server.local_addresses().is_empty(), "sockets left open");
     assert_eq!(server.counters().1, 1);
     assert!(!server.close(&id));
-    assert!(server
-        .patch(&id, "a=candidate:1 1 udp 1 127.0.0.1 9 typ host")
-        .is_none());
+    let frag = "a=candidate:1 1 udp 1 127.0.0.1 9 typ host";
+    assert_eq!(
+        server.patch(&id, frag, None),
+        Err(WhepPatchError::NoSession)
+    );
 }
 
 #[test]
@@ -204,15 +208,25 @@ fn trickled_candidates_are_read_and_bad_lines_named() {
     let sink = Arc::new(SinkCounters::default());
     let (_listener, offer) = Listener::new();
     let req = request(&offer, "a", Duration::from_secs(5));
-    let (id, _) = server.offer(sink, 48_000, &req, &bind_loopback()).unwrap();
+    let answer = server.offer(sink, 48_000, &req, &bind_loopback()).unwrap();
+    let (id, etag) = (&answer.id, format!("\"{}\"", answer.etag));
     let frag = "a=ice-ufrag:x\r\na=candidate:1 1 udp 2130706431 127.0.0.1 50000 typ host\r\n";
-    assert_eq!(server.patch(&id, frag), Some(Ok(1)));
-    let bad = server
-        .patch(&id, "a=candidate:nonsense")
-        .unwrap()
-        .unwrap_err();
-    assert!(bad.contains("nonsense"), "{bad}");
-    assert!(server.close(&id));
+    assert_eq!(
+        server.patch(id, frag, Some(&etag)),
+        Ok(Patched::Trickled(1))
+    );
+    let bad = server.patch(id, "a=candidate:nonsense", None).unwrap_err();
+    assert!(
+        matches!(&bad, WhepPatchError::BadFragment(m) if m.contains("nonsense")),
+        "{bad:?}"
+    );
+    // A PATCH for another ICE session changes nothing.
+    let stale = server.patch(id, frag, Some("\"0123\""));
+    assert!(
+        matches!(stale, Err(WhepPatchError::Stale { .. })),
+        "{stale:?}"
+    );
+    assert!(server.close(id));
 }
 
 #[test]
@@ -230,7 +244,7 @@ fn a_surround_sink_is_heard_as_its_stereo_down_mix() {
     let tones = [1000.0, 440.0, 700.0, 60.0, 1500.0, 2500.0];
     let layout = ChannelLayout::LAYOUT_5_1;
     let player = play_layout(sink.clone(), 48_000, layout, &tones, stop.clone());
-    let (mut listener, id, _) = connect(&server, &sink, 48_000);
+    let (mut listener, WhepAnswer { id, .. }) = connect(&server, &sink, 48_000);
     let (left, right) = hear(&mut listener, 48_000);
     stop.store(true, Relaxed);
     player.join().unwrap();
@@ -253,4 +267,81 @@ fn a_surround_sink_is_heard_as_its_stereo_down_mix() {
     let front = energy(l, fl) / energy(l, fc);
     assert!((1.6..2.5).contains(&front), "front/centre energy {front}");
     assert!(server.close(&id));
+}
+
+#[test]
+fn an_ice_restart_moves_the_listener_to_a_new_address_and_the_audio_follows() {
+    let server = WhepServer::default();
+    let sink = Arc::new(SinkCounters::default());
+    let stop = Arc::new(AtomicBool::new(false));
+    let player = play_tones(sink.clone(), 48_000, stop.clone());
+    let (mut listener, answer) = connect(&server, &sink, 48_000);
+    let before = hear(&mut listener, 24_000).0.len();
+    assert!(before >= 24_000, "heard {before} frames before the restart");
+    let old_address = listener.socket.local_addr().unwrap();
+    let stats = |server: &WhepServer| server.sessions()[0].stats.clone();
+
+    let frag = listener.restart_ice();
+    // A restart with the ETag of another ICE session is refused and changes nothing.
+    let stale = server.patch(&answer.id, &frag, Some("\"feedface\""));
+    assert!(
+        matches!(stale, Err(WhepPatchError::Stale { .. })),
+        "{stale:?}"
+    );
+    let patched = server.patch(&answer.id, &frag, Some("*")).unwrap();
+    let Patched::Restarted { fragment, etag } = patched else {
+        panic!("not a restart: {patched:?}");
+    };
+    assert_ne!(etag, answer.etag);
+    let (old_ufrag, _) = restart::ice_credentials(&answer.answer_sdp).unwrap();
+    let (new_ufrag, _) = restart::ice_credentials(&fragment).unwrap();
+    assert_ne!(old_ufrag, new_ufrag);
+    let mid = answer
+        .answer_sdp
+        .lines()
+        .find(|l| l.starts_with("a=mid:"))
+        .unwrap();
+    assert!(
+        fragment.contains("a=candidate:") && fragment.contains(mid),
+        "{fragment}"
+    );
+    listener.accept_restart(&fragment);
+    let new_address = listener.socket.local_addr().unwrap();
+    assert_ne!(new_address, old_address);
+
+    // The same session's audio now arrives on the new socket, tones still apart.
+    let (left, right) = hear(&mut listener, 48_000);
+    // str0m reports the selected pair with its statistics, once a second.
+    for _ in 0..10 {
+        if stats(&server).remote == Some(new_address) {
+            break;
+        }
+        hear(&mut listener, 12_000);
+    }
+    stop.store(true, Relaxed);
+    player.join().unwrap();
+    assert!(
+        left.len() >= 48_000,
+        "heard {} frames after the restart",
+        left.len()
+    );
+    let (l, r) = (&left[left.len() - 24_000..], &right[right.len() - 24_000..]);
+    assert!(energy(l, 1000.0) > 100.0 * energy(l, 440.0));
+    assert!(energy(r, 440.0) > 100.0 * energy(r, 1000.0));
+    let after = stats(&server);
+    assert_eq!(after.remote, Some(new_address), "{after:?}");
+    assert!(after.connected && after.ice_restarts == 1, "{after:?}");
+    // A trickle PATCH with the old ETag is now stale; with the new one it is taken.
+    let trickle = "a=candidate:9 1 udp 2130706431 127.0.0.1 50001 typ host\r\n";
+    let old = format!("\"{}\"", answer.etag);
+    assert!(matches!(
+        server.patch(&answer.id, trickle, Some(&old)),
+        Err(WhepPatchError::Stale { .. })
+    ));
+    let new = format!("\"{etag}\"");
+    assert_eq!(
+        server.patch(&answer.id, trickle, Some(&new)),
+        Ok(Patched::Trickled(1))
+    );
+    assert!(server.close(&answer.id));
 }
