@@ -9,6 +9,8 @@
 //!
 //! `-- --seconds N` (default 20), `-- --json` prints one JSON line. Target: p99 <= 40 ms.
 
+#[path = "common/args.rs"]
+mod args;
 #[path = "common/whep_peer.rs"]
 mod whep_peer;
 
@@ -32,14 +34,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let json = args.iter().any(|a| a == "--json");
-    let seconds: f64 = args
-        .iter()
-        .position(|a| a == "--seconds")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(20.0);
+    let args::BenchArgs { json, seconds, .. } = args::parse(20.0);
 
     let server = WhepServer::default();
     let sink = Arc::new(SinkCounters::default());
