@@ -14,15 +14,20 @@
 //! BENCH_SOAK=1); `-- --only TEXT` runs only the runs whose label (`sender, load`) contains
 //! TEXT; `-- --json` prints one JSON line per run.
 
+#[path = "common/args.rs"]
+mod args;
 #[path = "common/bursty.rs"]
 mod bursty;
 #[path = "common/hearing.rs"]
 mod hearing;
 #[path = "common/pulse.rs"]
 mod pulse;
+#[path = "../tests/common/rtp_sender.rs"]
+mod rtp_sender;
 
 use hearing::{hear, quantile_abs};
 use pulse::Pulse;
+use rtp_sender::{ffmpeg_tone, free_udp_port};
 use std::net::{Ipv4Addr, UdpSocket};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -44,20 +49,11 @@ struct Run {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let json = args.iter().any(|a| a == "--json");
-    let seconds: f64 = args
-        .iter()
-        .position(|a| a == "--seconds")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(60.0);
-    let only = args
-        .iter()
-        .position(|a| a == "--only")
-        .and_then(|i| args.get(i + 1))
-        .cloned()
-        .unwrap_or_default();
+    let args::BenchArgs {
+        json,
+        seconds,
+        only,
+    } = args::parse(60.0);
     for tool in [
         "ffmpeg",
         "gst-launch-1.0",
@@ -121,7 +117,7 @@ fn measure(run: &Run, seconds: f64, json: bool) {
     })
     .expect("engine starts");
     let out = UdpSocket::bind((LOCAL, 0)).unwrap();
-    let trib_port = free_port();
+    let trib_port = free_udp_port();
     let path = PathSpec {
         rtp: Some(RtpSourceSpec {
             listen_ip: None,
@@ -151,7 +147,7 @@ fn measure(run: &Run, seconds: f64, json: bool) {
         "fidelity",
         "load-module module-null-sink sink_name=ref rate=48000",
     );
-    let gst_port = free_port();
+    let gst_port = free_udp_port();
     let recording = pa.dir.join("gst.raw");
     let mut gst = Command::new("gst-launch-1.0")
         .args(["-q", "udpsrc", &format!("port={gst_port}"), "address=127.0.0.1"])
@@ -335,27 +331,12 @@ fn label(run: &Run) -> String {
 }
 
 fn start_sender(sender: &str, port: u16, seconds: f64) -> Child {
-    let mut cmd = if sender.starts_with("ffmpeg") {
-        let mut c = Command::new("ffmpeg");
-        c.args([
-            "-hide_banner",
-            "-loglevel",
-            "error",
-            "-re",
-            "-f",
-            "lavfi",
-            "-i",
-        ])
-        .arg(format!(
-            "sine=frequency=1000:sample_rate=48000:duration={seconds}"
-        ))
-        .args(["-ac", "2", "-c:a", "pcm_s16be", "-f", "rtp"])
-        .arg(format!("rtp://127.0.0.1:{port}"));
-        c
-    } else {
-        let mut c = Command::new("gst-launch-1.0");
-        let buffers = (seconds * 1000.0 / 10.0) as u64;
-        c.args([
+    if sender.starts_with("ffmpeg") {
+        return ffmpeg_tone(port, 1000.0, 48_000, seconds, &["-ac", "2"]);
+    }
+    let buffers = (seconds * 1000.0 / 10.0) as u64;
+    Command::new("gst-launch-1.0")
+        .args([
             "-q",
             "audiotestsrc",
             "is-live=true",
@@ -369,10 +350,10 @@ fn start_sender(sender: &str, port: u16, seconds: f64) -> Child {
             "audio/x-raw,rate=48000,channels=2,format=S16BE",
         ])
         .args(["!", "rtpL16pay", "pt=96", "!", "udpsink", "host=127.0.0.1"])
-        .arg(format!("port={port}"));
-        c
-    };
-    cmd.stdout(Stdio::null()).spawn().expect("the sender runs")
+        .arg(format!("port={port}"))
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("the sender runs")
 }
 
 /// The left channel of 16-bit little-endian stereo.
@@ -381,15 +362,4 @@ fn left(bytes: &[u8]) -> Vec<f64> {
         .chunks_exact(4)
         .map(|f| f64::from(i16::from_le_bytes([f[0], f[1]])) / 32768.0)
         .collect()
-}
-
-fn free_port() -> u16 {
-    for _ in 0..50 {
-        let s = UdpSocket::bind((LOCAL, 0)).unwrap();
-        let p = s.local_addr().unwrap().port();
-        if p % 2 == 0 && p < 65_000 && UdpSocket::bind((LOCAL, p + 1)).is_ok() {
-            return p;
-        }
-    }
-    panic!("no free port pair");
 }

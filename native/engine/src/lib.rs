@@ -37,8 +37,11 @@ pub use runtime::levels::Levels;
 pub use runtime::stats::{BoundPorts, EngineStats, PathStats, SinkStats, SourceStats};
 pub use sink::listen::mp3::{Deliver, Mp3Stream, Mp3StreamStats};
 pub use sink::listen::socket::tcp_send_queue;
+pub use sink::listen::whep::session::Patched as WhepPatched;
 pub use sink::listen::whep::session::SessionStats as WhepSessionStats;
-pub use sink::listen::whep::{WhepBind, WhepError, WhepRequest, WhepServer, WhepSessionInfo};
+pub use sink::listen::whep::{
+    WhepAnswer, WhepBind, WhepError, WhepPatchError, WhepRequest, WhepServer, WhepSessionInfo,
+};
 pub use source::unknown::UnknownSender;
 
 /// The unit tests' allocator: the system's, counting what each thread allocates, so a test can

@@ -8,7 +8,7 @@
 mod common;
 
 use common::*;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use tributary_engine::wire::rtp::RtpFormat;
 use tributary_engine::EngineStats;
 
@@ -26,28 +26,6 @@ fn hear(left: &[f64], freq: f64) -> Heard {
     hearing::hear(left, RATE, freq, 5.0)
 }
 
-/// ffmpeg sending a `freq` Hz tone for `seconds` as L16 stereo at `rate`, paced by `-re`.
-fn ffmpeg_tone(port: u16, freq: f64, rate: u32, seconds: f64) -> Child {
-    Command::new("ffmpeg")
-        .args([
-            "-hide_banner",
-            "-loglevel",
-            "error",
-            "-re",
-            "-f",
-            "lavfi",
-            "-i",
-        ])
-        .arg(format!(
-            "sine=frequency={freq}:sample_rate={rate}:duration={seconds}"
-        ))
-        .args(["-ac", "2", "-c:a", "pcm_s16be", "-f", "rtp"])
-        .arg(format!("rtp://127.0.0.1:{port}"))
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("ffmpeg runs (Debian: ffmpeg)")
-}
-
 /// Plays what ffmpeg sends to an RTP source set to `configured` into a Scream sink; returns
 /// the sink's left channel and the engine's stats at the end.
 fn play_ffmpeg(configured: RtpFormat, rate: u32, seconds: f64) -> (Vec<f64>, EngineStats) {
@@ -59,7 +37,7 @@ fn play_ffmpeg(configured: RtpFormat, rate: u32, seconds: f64) -> (Vec<f64>, Eng
         &mut engine,
         vec![scream_sink("out", out_port, vec![rtp_in])],
     );
-    let mut child = ffmpeg_tone(rtp_port, 1000.0, rate, seconds);
+    let mut child = ffmpeg_tone(rtp_port, 1000.0, rate, seconds, &["-ac", "2"]);
     let packets = collect(&rx, seconds + 1.5);
     let _ = child.kill();
     let _ = child.wait();
