@@ -16,6 +16,8 @@ use tributary_engine::EngineStats;
 mod bursty;
 #[path = "../benches/common/hearing.rs"]
 mod hearing;
+#[path = "../benches/common/sender_clock.rs"]
+mod sender_clock;
 
 use hearing::{quantile_abs, Heard};
 
@@ -255,4 +257,30 @@ fn a_sender_with_jitter_under_a_cpu_hog_holds_pitch_and_every_gap_is_counted() {
     assert!(h.pitch_ppm.len() >= 5, "{h:?}");
     let p99 = quantile_abs(&h.pitch_ppm, 0.99);
     assert!(p99 <= 100.0, "pitch {:?} ppm", h.pitch_ppm);
+}
+
+/// The bench's measure of a sender's clock (its pitch reference) reads a 100 ppm fast sender
+/// through up to 30 ms of random delay, one prompt packet a second.
+#[test]
+fn the_bench_reads_a_senders_clock_through_jitter() {
+    let mut seed = 1u32;
+    let arrivals: Vec<(f64, u32)> = (0..5000u32)
+        .map(|k| {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let delay = if k % 166 == 0 {
+                0.0
+            } else {
+                f64::from(seed >> 8) / 16_777_216.0 * 0.03
+            };
+            (f64::from(k) * 0.006 / (1.0 + 100e-6) + delay, k * 288)
+        })
+        .collect();
+    let ppm = sender_clock::sender_ppm(&arrivals, 48_000).unwrap();
+    assert!((ppm - 100.0).abs() < 5.0, "{ppm}");
+    let same: Vec<(f64, u32)> = arrivals
+        .iter()
+        .map(|&(t, ts)| (t * (1.0 + 100e-6), ts))
+        .collect();
+    let ppm = sender_clock::sender_ppm(&same, 48_000).unwrap();
+    assert!(ppm.abs() < 5.0, "same clock: {ppm}");
 }
