@@ -154,7 +154,7 @@ export const InternalError = createError<'TRIBUTARY_INTERNAL', 500, []>(
 );
 
 /** Every status code an API route may answer with besides success, for the response schemas. */
-export const ERROR_STATUS_CODES = [400, 401, 403, 404, 405, 409, 426, 500, 502, 503] as const;
+export const ERROR_STATUS_CODES = [400, 401, 403, 404, 405, 409, 412, 426, 500, 502, 503] as const;
 
 /** 404: no real sink has that address (groups have none). Args: ip. */
 export const NoStreamError = createError<'TRIBUTARY_NOT_FOUND', 404, [string]>(
@@ -196,6 +196,17 @@ export const BadOfferError = createError<'TRIBUTARY_BAD_OFFER', 400, [string]>(
   'TRIBUTARY_BAD_OFFER',
   '%s',
   400,
+);
+
+/**
+ * 412: a WHEP PATCH whose If-Match names another ICE session than the current one (sent before
+ * an ICE restart the client does not know of yet). Args: the If-Match given.
+ */
+export const StaleIceSessionError = createError<'TRIBUTARY_STALE_ICE_SESSION', 412, [string]>(
+  'TRIBUTARY_STALE_ICE_SESSION',
+  "If-Match %s is not the session's ICE session (its ETag changed with an ICE restart); " +
+    'send the latest ETag, or * to restart ICE',
+  412,
 );
 
 /** 415: a body of another type than the route reads. Args: type given, type wanted. */

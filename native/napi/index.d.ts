@@ -107,10 +107,11 @@ export declare class Engine {
    */
   whepOffer(sinkId: string, offerSdp: string, options: WhepOfferOptions): WhepAnswer
   /**
-   * Adds trickled candidates (`application/trickle-ice-sdpfrag`) to a session: how many,
-   * or null for an unknown session. Throws `InvalidArg` naming a line it cannot read.
+   * A PATCH of a session (`application/trickle-ice-sdpfrag`) with the request's If-Match
+   * value (absent: any): trickled candidates, or an ICE restart when the fragment carries
+   * new ice-ufrag/ice-pwd. Throws `InvalidArg` naming what it cannot read.
    */
-  whepPatch(sessionId: string, frag: string): number | null
+  whepPatch(sessionId: string, frag: string, ifMatch?: string | undefined | null): WhepPatchResult
   /** Ends a session; false if there is none by that id. */
   whepClose(sessionId: string): boolean
   /** Every open session with its statistics. */
@@ -712,6 +713,8 @@ export type UnknownSenderKind = 'scream' | 'scream-tagged' | 'rtp'
 export interface WhepAnswer {
   sessionId: string
   answerSdp: string
+  /** The entity tag of the session's ICE session (unquoted; a PATCH's If-Match names it). */
+  etag: string
 }
 
 export interface WhepOfferOptions {
@@ -731,6 +734,19 @@ export interface WhepOfferOptions {
   addresses?: Array<string>
   /** UDP port of those sockets (ephemeral when absent or 0). */
   port?: number
+}
+
+/** What a PATCH did. */
+export type WhepPatchOutcome = 'trickled' | 'restarted' | 'stale' | 'unknown'
+
+export interface WhepPatchResult {
+  outcome: WhepPatchOutcome
+  /** Candidates added. */
+  added: number
+  /** The answer to a restart (`application/trickle-ice-sdpfrag`). */
+  fragment?: string
+  /** The session's entity tag now (unquoted); absent for an unknown session. */
+  etag?: string
 }
 
 /** A session and what its listener's RTCP receiver reports said. */
@@ -753,6 +769,8 @@ export interface WhepSession {
   durationS: number
   /** Packets not sent (before the session connected, or refused). */
   dropped: number
+  /** ICE restarts the listener asked for. */
+  iceRestarts: number
 }
 
 /** The WebRTC thread and its sockets. */

@@ -855,3 +855,4 @@ module.exports.SampleFormatName = nativeBinding.SampleFormatName
 module.exports.SinkProtocol = nativeBinding.SinkProtocol
 module.exports.tcpSendQueue = nativeBinding.tcpSendQueue
 module.exports.UnknownSenderKind = nativeBinding.UnknownSenderKind
+module.exports.WhepPatchOutcome = nativeBinding.WhepPatchOutcome

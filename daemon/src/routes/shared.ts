@@ -13,6 +13,7 @@ const errorDescriptions = {
   403: 'A change through GET from a page of another site (Origin or Sec-Fetch-Site); use PUT.',
   404: 'No entry with that name (or no such route).',
   409: 'Conflict: the name or config_id is taken, or the entry is still used (the body says by what).',
+  412: 'If-Match names another version (a WebRTC session: another ICE session); nothing changed.',
   426: 'A WebSocket URL requested without upgrading: connect with a WebSocket client.',
   500: 'Unexpected failure; details are in the daemon log.',
   502: 'A device on the network could not be reached.',

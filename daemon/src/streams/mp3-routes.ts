@@ -29,8 +29,8 @@ const mp3Routes: FastifyPluginAsync = async (fastify) => {
         summary: 'MP3 stream of a sink',
         description:
           "A continuous MP3 stream (audio/mpeg, chunked, no-cache) of the sink's mix: constant " +
-          'bit rate (mp3.bitrate, default 320 kbit/s), stereo (the first two channels; mono on ' +
-          'both), at the sink rate (48 or 44.1 kHz above 48 kHz). Starts with the last second ' +
+          'bit rate (mp3.bitrate, default 320 kbit/s), stereo (a multichannel sink down-mixed, ' +
+          'never clipping; mono on both), at the sink rate (48 or 44.1 kHz above 48 kHz). Starts with the last second ' +
           'of frames; silence while nothing plays. The trailing slash is optional. When ' +
           'several sinks share the ip, the one with the lowest port.',
         params: Params,

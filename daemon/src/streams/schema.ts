@@ -54,6 +54,9 @@ export const WhepSessionStats = Type.Object(
     dropped_packets: Type.Number({
       description: 'Packets not sent to this listener (before it connected).',
     }),
+    ice_restarts: Type.Number({
+      description: 'ICE restarts the listener made (a PATCH with new ice-ufrag/ice-pwd).',
+    }),
   },
   { title: 'WhepSessionStats', additionalProperties: false },
 );

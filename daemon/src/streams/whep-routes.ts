@@ -114,7 +114,7 @@ const whepRoutes: FastifyPluginAsync = async (fastify) => {
       return reply
         .code(201)
         .header('location', `/api/whep/session/${answer.sessionId}`)
-        .header('etag', `"${answer.sessionId}"`)
+        .header('etag', `"${answer.etag}"`)
         .header('cache-control', 'no-store')
         .type('application/sdp')
         .send(answer.answerSdp);
@@ -127,15 +127,28 @@ const whepRoutes: FastifyPluginAsync = async (fastify) => {
       schema: {
         tags,
         operationId: 'whepPatch',
-        summary: 'Trickle ICE candidates to a WebRTC session',
+        summary: 'Trickle ICE candidates to a WebRTC session, or restart its ICE',
         description:
-          'application/trickle-ice-sdpfrag: a=candidate lines the browser found after its ' +
-          'offer. Candidates the engine cannot read answer 400 with the line.',
+          'application/trickle-ice-sdpfrag (RFC 9725 section 4.3): a=candidate lines the ' +
+          'browser found after its offer (204), or, with new a=ice-ufrag and a=ice-pwd, an ICE ' +
+          'restart (200: the server’s new credentials and candidates, and a new ETag). ' +
+          'If-Match must be the latest ETag or * (a restart sends *); another ETag is 412 and ' +
+          'changes nothing. Candidates the engine cannot read answer 400 with the line.',
         params: SessionParams,
+        headers: Type.Object({
+          'if-match': Type.Optional(
+            Type.String({ description: 'The session’s latest ETag, or * (an ICE restart).' }),
+          ),
+        }),
         body: Type.String({ description: 'application/trickle-ice-sdpfrag.' }),
         response: {
+          200: {
+            description: 'ICE restarted: the server’s new ice-ufrag, ice-pwd and candidates.',
+            content: { 'application/trickle-ice-sdpfrag': { schema: Type.String() } },
+            headers: Type.Object({ etag: Type.String() }),
+          },
           204: Type.Null({ description: 'Candidates added.' }),
-          ...errors(400, 404),
+          ...errors(400, 404, 412),
           415: Type.Ref(ErrorResponse, {
             description: 'The body is not application/trickle-ice-sdpfrag.',
           }),
@@ -144,8 +157,15 @@ const whepRoutes: FastifyPluginAsync = async (fastify) => {
     },
     async (request, reply) => {
       const frag = requireType(request, 'application/trickle-ice-sdpfrag');
-      whep.patch(request.params.id, frag);
-      return reply.code(204).send();
+      const ifMatch = request.headers['if-match'];
+      const patched = whep.patch(request.params.id, frag, ifMatch);
+      reply.header('etag', `"${patched.etag}"`);
+      if (patched.fragment === null) return reply.code(204).send();
+      return reply
+        .code(200)
+        .header('cache-control', 'no-store')
+        .type('application/trickle-ice-sdpfrag')
+        .send(patched.fragment);
     },
   );
 

@@ -7,6 +7,7 @@ import {
   BadOfferError,
   NoWhepSessionError,
   NoWhepSinkError,
+  StaleIceSessionError,
   StreamUnavailableError,
 } from '../errors.js';
 import type { Sink } from '../schema/sink.js';
@@ -18,7 +19,15 @@ import type { WebrtcStreamStats, WhepSessionStats } from './schema.js';
 export interface WhepAnswer {
   readonly sessionId: string;
   readonly answerSdp: string;
+  /** The entity tag of the session's ICE session, unquoted. */
+  readonly etag: string;
   readonly sink: Sink;
+}
+
+/** What a PATCH did: `fragment` is set when it restarted ICE. */
+export interface WhepPatched {
+  readonly etag: string;
+  readonly fragment: string | null;
 }
 
 /** Whether sessions made for `a` still fit `b` (else they are closed). */
@@ -110,16 +119,23 @@ export class WhepListening {
     }
   }
 
-  /** Adds trickled ICE candidates to session `id`. */
-  patch(id: string, frag: string): void {
+  /**
+   * A PATCH of session `id` with the request's If-Match: trickled ICE candidates, or an ICE
+   * restart when `frag` carries new ice-ufrag/ice-pwd; 412 when If-Match names an older ICE
+   * session.
+   */
+  patch(id: string, frag: string, ifMatch: string | undefined): WhepPatched {
     const whep = this.#engine.whep;
-    let added: number | null = null;
+    if (!whep) throw new NoWhepSessionError(id);
+    let result: ReturnType<WhepEngine['whepPatch']>;
     try {
-      added = whep ? whep.whepPatch(id, frag) : null;
+      result = whep.whepPatch(id, frag, ifMatch);
     } catch (err) {
       throw new BadOfferError((err as Error).message);
     }
-    if (added === null) throw new NoWhepSessionError(id);
+    if (result.outcome === 'unknown') throw new NoWhepSessionError(id);
+    if (result.outcome === 'stale') throw new StaleIceSessionError(ifMatch ?? '');
+    return { etag: result.etag ?? '', fragment: result.fragment ?? null };
   }
 
   /** Ends session `id`. */
@@ -198,6 +214,7 @@ export class WhepListening {
       rtt_ms: s.rttS === null ? null : s.rttS * 1000,
       duration_s: s.durationS,
       dropped_packets: s.dropped,
+      ice_restarts: s.iceRestarts,
     };
   }
 }

@@ -107,6 +107,57 @@ describe('WHEP signalling', () => {
     assert.deepEqual([after?.listeners, after?.sessions_closed], [0, 1]);
   });
 
+  test('PATCH follows RFC 9725: If-Match with the ETag trickles (204), new ice-ufrag/ice-pwd restart ICE (200, new credentials and ETag), an older ETag is 412 with a JSON error', async (t) => {
+    const d = await daemon(t);
+    const res = await d.offer(d.id);
+    assert.equal(res.statusCode, 201, res.body);
+    const location = res.headers.location as string;
+    const first = res.headers.etag as string;
+    const patch = (body: string, ifMatch?: string) =>
+      d.app.inject({
+        method: 'PATCH',
+        url: location,
+        headers: {
+          'content-type': 'application/trickle-ice-sdpfrag',
+          ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }),
+        },
+        payload: body,
+      });
+    const offerUfrag = /a=ice-ufrag:(\S+)/.exec(OFFER)?.[1] as string;
+    const trickle = `a=ice-ufrag:${offerUfrag}\r\na=candidate:1 1 udp 2113937151 127.0.0.1 40001 typ host\r\n`;
+    const ok = await patch(trickle, first);
+    assert.equal(ok.statusCode, 204, ok.body);
+    assert.equal(ok.headers.etag, first);
+
+    const restart =
+      'a=ice-ufrag:Rst1\r\na=ice-pwd:newpasswordnewpassword12\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n' +
+      'a=mid:0\r\na=candidate:2 1 udp 2113937151 127.0.0.1 40002 typ host\r\na=end-of-candidates\r\n';
+    const restarted = await patch(restart, '*');
+    assert.equal(restarted.statusCode, 200, restarted.body);
+    assert.match(restarted.headers['content-type'] as string, /^application\/trickle-ice-sdpfrag/);
+    const second = restarted.headers.etag as string;
+    assert.match(second, /^"[0-9a-f]{24}"$/);
+    assert.notEqual(second, first);
+    const oldUfrag = /a=ice-ufrag:(\S+)/.exec(res.body)?.[1];
+    const newUfrag = /a=ice-ufrag:(\S+)/.exec(restarted.body)?.[1];
+    assert.ok(newUfrag && newUfrag !== oldUfrag, restarted.body);
+    assert.match(restarted.body, /^a=ice-pwd:\S{22,}$/m);
+    assert.match(restarted.body, /^m=audio 9 /m);
+    assert.match(restarted.body, /^a=candidate:\S+ 1 udp \d+ 127\.0\.0\.1 \d+ typ host/m);
+    assert.match(restarted.body, /a=end-of-candidates\r\n$/);
+
+    // A trickle sent before the restart (the first ETag) is refused and changes nothing.
+    const stale = await patch(trickle, first);
+    assert.equal(stale.statusCode, 412, stale.body);
+    assert.equal(stale.json().code, 'TRIBUTARY_STALE_ICE_SESSION');
+    assert.match(stale.json().message, /ETag/);
+    const stats = (await d.app.inject(`/api/whep/stats/${location.split('/').pop()}`)).json();
+    assert.equal(stats.ice_restarts, 1);
+    assert.equal((await patch(trickle.replace(offerUfrag, 'Rst1'), second)).statusCode, 204);
+    // The same credentials again are no new restart.
+    assert.equal((await patch(restart, second)).statusCode, 204);
+  });
+
   test('415 for another content type, 400 naming what is wrong with the offer, 404 for unknown sinks, groups and sinks without WebRTC', async (t) => {
     const d = await daemon(t);
     const json = await d.offer(d.id, undefined, '{"sdp":"v=0"}', {

@@ -1,30 +1,44 @@
-//! Fidelity against GStreamer (issue 12): one RTP stream (a 1 kHz tone, L16 48 kHz stereo) from
+//! Fidelity against GStreamer (issue 12): one RTP stream (a 1 kHz tone, L16 stereo) from
 //! a real sender goes, packet for packet, to Tributary (RTP source -> Scream sink, recorded
 //! here) and to GStreamer (`udpsrc ! rtpjitterbuffer ! rtpL16depay ! audioconvert !
 //! audioresample ! pulsesink` into a PulseAudio null sink of its own, recorded with `parec`).
-//! For each, the pitch error per 0.5 s window after 5 s (p50/p99, ppm), the gaps after the
+//! For each, the pitch error per 0.5 s window after 5 s (p50/p99, ppm, against the sender's
+//! own clock as its RTP timestamps and arrivals show it: `common/sender_clock.rs`), the gaps after the
 //! first sound (count, ms), and for Tributary the audio it keeps queued (its added latency,
 //! mean of the stats each second) and the rate correction it applied (p50/p99 of |ppm|).
 //! GStreamer's latency is its configured jitterbuffer latency plus the sink's buffer.
 //!
-//! Senders: ffmpeg `-re` (bursts of 21 ms), GStreamer `audiotestsrc is-live ! rtpL16pay`
-//! (paced) and a sender of our own injecting 5-20 ms of jitter (held packets released in
-//! bursts, `common/bursty.rs`), each idle and under `stress-ng --cpu 2`. `-- --seconds N` sets each run's length
+//! Senders (`common/senders.rs`): ffmpeg `-re` (bursts of 21 ms) at 48 kHz and at 44.1 kHz
+//! (static payload type 10), GStreamer `audiotestsrc is-live ! rtpL16pay` (paced), PulseAudio's
+//! `module-rtp-send` (44.1 kHz, type 10) and a sender of our own injecting 5-20 ms of jitter
+//! (held packets released in bursts, `common/bursty.rs`), each idle and under
+//! `stress-ng --cpu 2`. Tributary and GStreamer both play at 48 kHz (resampling the 44.1 kHz
+//! senders). `-- --seconds N` sets each run's length
 //! (default 60; `npm run bench -- fidelity` passes BENCH_FIDELITY_SECONDS, 300 with
 //! BENCH_SOAK=1); `-- --only TEXT` runs only the runs whose label (`sender, load`) contains
 //! TEXT; `-- --json` prints one JSON line per run.
 
+#[path = "common/args.rs"]
+mod args;
 #[path = "common/bursty.rs"]
 mod bursty;
 #[path = "common/hearing.rs"]
 mod hearing;
 #[path = "common/pulse.rs"]
 mod pulse;
+#[path = "../tests/common/rtp_sender.rs"]
+mod rtp_sender;
+#[path = "common/sender_clock.rs"]
+mod sender_clock;
+#[path = "common/senders.rs"]
+mod senders;
 
 use hearing::{hear, quantile_abs};
 use pulse::Pulse;
+use rtp_sender::free_udp_port;
+use senders::{start_sender, wire_format, BURSTY, FFMPEG_44K, FFMPEG_48K, GST, PULSE};
 use std::net::{Ipv4Addr, UdpSocket};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -36,7 +50,6 @@ use tributary_engine::{
 
 const LOCAL: Ipv4Addr = Ipv4Addr::LOCALHOST;
 const JITTERBUFFER_MS: u32 = 50;
-const BURSTY: &str = "bursty 5-20 ms";
 
 struct Run {
     sender: &'static str,
@@ -44,20 +57,11 @@ struct Run {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let json = args.iter().any(|a| a == "--json");
-    let seconds: f64 = args
-        .iter()
-        .position(|a| a == "--seconds")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(60.0);
-    let only = args
-        .iter()
-        .position(|a| a == "--only")
-        .and_then(|i| args.get(i + 1))
-        .cloned()
-        .unwrap_or_default();
+    let args::BenchArgs {
+        json,
+        seconds,
+        only,
+    } = args::parse(60.0);
     for tool in [
         "ffmpeg",
         "gst-launch-1.0",
@@ -80,19 +84,19 @@ fn main() {
     );
     for run in [
         Run {
-            sender: "ffmpeg -re",
+            sender: FFMPEG_48K,
             load: false,
         },
         Run {
-            sender: "ffmpeg -re",
+            sender: FFMPEG_48K,
             load: true,
         },
         Run {
-            sender: "gst rtpL16pay",
+            sender: GST,
             load: false,
         },
         Run {
-            sender: "gst rtpL16pay",
+            sender: GST,
             load: true,
         },
         Run {
@@ -101,6 +105,22 @@ fn main() {
         },
         Run {
             sender: BURSTY,
+            load: true,
+        },
+        Run {
+            sender: FFMPEG_44K,
+            load: false,
+        },
+        Run {
+            sender: FFMPEG_44K,
+            load: true,
+        },
+        Run {
+            sender: PULSE,
+            load: false,
+        },
+        Run {
+            sender: PULSE,
             load: true,
         },
     ] {
@@ -121,7 +141,7 @@ fn measure(run: &Run, seconds: f64, json: bool) {
     })
     .expect("engine starts");
     let out = UdpSocket::bind((LOCAL, 0)).unwrap();
-    let trib_port = free_port();
+    let trib_port = free_udp_port();
     let path = PathSpec {
         rtp: Some(RtpSourceSpec {
             listen_ip: None,
@@ -151,15 +171,14 @@ fn measure(run: &Run, seconds: f64, json: bool) {
         "fidelity",
         "load-module module-null-sink sink_name=ref rate=48000",
     );
-    let gst_port = free_port();
+    let gst_port = free_udp_port();
     let recording = pa.dir.join("gst.raw");
     let mut gst = Command::new("gst-launch-1.0")
         .args(["-q", "udpsrc", &format!("port={gst_port}"), "address=127.0.0.1"])
-        .arg(format!(
-            "caps=application/x-rtp,media=audio,clock-rate=48000,encoding-name=L16,channels=2,payload={}",
-            // ffmpeg picks dynamic type 97 for L16 48 kHz stereo; our GStreamer sender sends 96.
-            if run.sender.starts_with("ffmpeg") { 97 } else { 96 }
-        ))
+        .arg({
+            let (clock_rate, payload) = wire_format(run.sender);
+            format!("caps=application/x-rtp,media=audio,clock-rate={clock_rate},encoding-name=L16,channels=2,payload={payload}")
+        })
         .args(["!", "rtpjitterbuffer", &format!("latency={JITTERBUFFER_MS}")])
         .args(["!", "rtpL16depay", "!", "audioconvert", "!", "audioresample", "!", "pulsesink"])
         .arg(format!("server={}", pa.server()))
@@ -187,12 +206,20 @@ fn measure(run: &Run, seconds: f64, json: bool) {
         let stop = stop.clone();
         std::thread::spawn(move || {
             let mut buf = [0u8; 2048];
+            // When each packet came and its RTP timestamp: the sender's own clock.
+            let mut arrivals = Vec::with_capacity((seconds * 600.0) as usize);
+            let start = Instant::now();
             while !stop.load(Relaxed) {
                 if let Ok(n) = relay.recv(&mut buf) {
                     let _ = relay.send_to(&buf[..n], (LOCAL, trib_port));
                     let _ = relay.send_to(&buf[..n], (LOCAL, gst_port));
+                    if n >= 12 {
+                        let ts = u32::from_be_bytes([buf[4], buf[5], buf[6], buf[7]]);
+                        arrivals.push((start.elapsed().as_secs_f64(), ts));
+                    }
                 }
             }
+            arrivals
         })
     };
     let mut hog = run.load.then(|| {
@@ -237,20 +264,19 @@ fn measure(run: &Run, seconds: f64, json: bool) {
     }
     let stats = engine.stats();
     engine.stop();
-    for child in [
-        sender.as_mut(),
-        hog.as_mut(),
-        Some(&mut gst),
-        Some(&mut parec),
-    ]
-    .into_iter()
-    .flatten()
+    if let Some(s) = sender.as_mut() {
+        s.stop();
+    }
+    for child in [hog.as_mut(), Some(&mut gst), Some(&mut parec)]
+        .into_iter()
+        .flatten()
     {
         let _ = child.kill();
         let _ = child.wait();
     }
     stop.store(true, Relaxed);
-    let _ = relaying.join();
+    let arrivals = relaying.join().unwrap_or_default();
+    let sender_ppm = sender_clock::sender_ppm(&arrivals, wire_format(run.sender).0);
     if let Some(sent) = bursty.and_then(|b| b.join().ok()) {
         println!(
             "\n(bursty sender: {} packets, {} holds up to {:.1} ms, {:.1} ms late on average)",
@@ -259,13 +285,22 @@ fn measure(run: &Run, seconds: f64, json: bool) {
     }
 
     let label = label(run);
-    let trib_heard = hear(&left(&trib), 48_000.0, 1000.0, 5.0);
-    let gst_heard = hear(
+    // The true pitch is the sender's: 1 kHz on its clock. Against a sender whose clock runs
+    // fast, a receiver that follows it plays sharp by as much, and one that does not (plays
+    // 1 kHz on this machine's clock) must drop audio to keep up.
+    let clock = sender_ppm.unwrap_or(0.0);
+    let mut trib_heard = hear(&left(&trib), 48_000.0, 1000.0, 5.0);
+    let mut gst_heard = hear(
         &left(&std::fs::read(&recording).unwrap_or_default()),
         48_000.0,
         1000.0,
         5.0,
     );
+    for h in [&mut trib_heard, &mut gst_heard] {
+        h.pitch_ppm
+            .iter_mut()
+            .for_each(|p| *p = ((1.0 + *p * 1e-6) / (1.0 + clock * 1e-6) - 1.0) * 1e6);
+    }
     let src = stats.sources.first();
     let latency = queued.iter().sum::<f64>() / queued.len().max(1) as f64;
     let counted = stats
@@ -284,6 +319,12 @@ fn measure(run: &Run, seconds: f64, json: bool) {
         )
     };
     println!("\n{label}");
+    match sender_ppm {
+        Some(ppm) => println!(
+            "  sender's clock {ppm:+.1} ppm against this machine's (from its RTP timestamps); pitch is against it"
+        ),
+        None => println!("  sender's clock not measured (too few packets)"),
+    }
     println!(
         "{}, queued {latency:.1} ms, correction p50 {:.1} p99 {:.1} ppm, gaps counted {counted:.1} ms, late {}, lost {}",
         row("tributary", &trib_heard),
@@ -292,13 +333,23 @@ fn measure(run: &Run, seconds: f64, json: bool) {
         src.map_or(0, |s| s.late),
         src.map_or(0, |s| s.lost),
     );
+    if let Some(s) = src {
+        println!(
+            "  {:<10} moves: {} skips ({:.1} ms), {} repeats ({:.1} ms), each a 10 ms aligned crossfade",
+            "",
+            s.skips,
+            s.skipped_ms,
+            s.repeats,
+            s.repeated_ms
+        );
+    }
     println!(
         "{}, rtpjitterbuffer latency={JITTERBUFFER_MS} ms + pulsesink buffer",
         row("gstreamer", &gst_heard)
     );
     if json {
         println!(
-            "{{\"sender\":\"{}\",\"load\":{},\"seconds\":{seconds},\"tributary\":{{\"pitch_ppm_p50\":{:.2},\"pitch_ppm_p99\":{:.2},\"gaps\":{},\"gap_ms\":{:.1},\"counted_ms\":{counted:.1},\"queued_ms\":{latency:.1},\"correction_ppm_p99\":{:.1}}},\"gstreamer\":{{\"pitch_ppm_p50\":{:.2},\"pitch_ppm_p99\":{:.2},\"gaps\":{},\"gap_ms\":{:.1}}}}}",
+            "{{\"sender\":\"{}\",\"load\":{},\"seconds\":{seconds},\"sender_clock_ppm\":{clock:.1},\"tributary\":{{\"pitch_ppm_p50\":{:.2},\"pitch_ppm_p99\":{:.2},\"gaps\":{},\"gap_ms\":{:.1},\"counted_ms\":{counted:.1},\"queued_ms\":{latency:.1},\"correction_ppm_p99\":{:.1}}},\"gstreamer\":{{\"pitch_ppm_p50\":{:.2},\"pitch_ppm_p99\":{:.2},\"gaps\":{},\"gap_ms\":{:.1}}}}}",
             run.sender,
             run.load,
             quantile_abs(&trib_heard.pitch_ppm, 0.5),
@@ -324,62 +375,10 @@ fn label(run: &Run) -> String {
     format!("{}, {load}", run.sender)
 }
 
-fn start_sender(sender: &str, port: u16, seconds: f64) -> Child {
-    let mut cmd = if sender.starts_with("ffmpeg") {
-        let mut c = Command::new("ffmpeg");
-        c.args([
-            "-hide_banner",
-            "-loglevel",
-            "error",
-            "-re",
-            "-f",
-            "lavfi",
-            "-i",
-        ])
-        .arg(format!(
-            "sine=frequency=1000:sample_rate=48000:duration={seconds}"
-        ))
-        .args(["-ac", "2", "-c:a", "pcm_s16be", "-f", "rtp"])
-        .arg(format!("rtp://127.0.0.1:{port}"));
-        c
-    } else {
-        let mut c = Command::new("gst-launch-1.0");
-        let buffers = (seconds * 1000.0 / 10.0) as u64;
-        c.args([
-            "-q",
-            "audiotestsrc",
-            "is-live=true",
-            "freq=1000",
-            "volume=0.125",
-        ])
-        .arg(format!("num-buffers={buffers}"))
-        .args([
-            "samplesperbuffer=480",
-            "!",
-            "audio/x-raw,rate=48000,channels=2,format=S16BE",
-        ])
-        .args(["!", "rtpL16pay", "pt=96", "!", "udpsink", "host=127.0.0.1"])
-        .arg(format!("port={port}"));
-        c
-    };
-    cmd.stdout(Stdio::null()).spawn().expect("the sender runs")
-}
-
 /// The left channel of 16-bit little-endian stereo.
 fn left(bytes: &[u8]) -> Vec<f64> {
     bytes
         .chunks_exact(4)
         .map(|f| f64::from(i16::from_le_bytes([f[0], f[1]])) / 32768.0)
         .collect()
-}
-
-fn free_port() -> u16 {
-    for _ in 0..50 {
-        let s = UdpSocket::bind((LOCAL, 0)).unwrap();
-        let p = s.local_addr().unwrap().port();
-        if p % 2 == 0 && p < 65_000 && UdpSocket::bind((LOCAL, p + 1)).is_ok() {
-            return p;
-        }
-    }
-    panic!("no free port pair");
 }

@@ -9,6 +9,8 @@
 //!
 //! `-- --seconds N` (default 20), `-- --json` prints one JSON line. Target: p99 <= 40 ms.
 
+#[path = "common/args.rs"]
+mod args;
 #[path = "common/whep_peer.rs"]
 mod whep_peer;
 
@@ -18,6 +20,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tributary_codec::OPUS_PROFILES;
 use tributary_dsp::AudioBuffer;
+use tributary_engine::sink::listen::fold::StereoFold;
 use tributary_engine::sink::SinkCounters;
 use tributary_engine::{WhepBind, WhepRequest, WhepServer};
 use whep_peer::Listener;
@@ -31,14 +34,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let json = args.iter().any(|a| a == "--json");
-    let seconds: f64 = args
-        .iter()
-        .position(|a| a == "--seconds")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(20.0);
+    let args::BenchArgs { json, seconds, .. } = args::parse(20.0);
 
     let server = WhepServer::default();
     let sink = Arc::new(SinkCounters::default());
@@ -54,7 +50,10 @@ fn main() {
         addresses: vec!["127.0.0.1".parse().unwrap()],
         port: 0,
     };
-    let (_id, answer) = server.offer(sink.clone(), RATE, &req, &bind).unwrap();
+    let answer = server
+        .offer(sink.clone(), RATE, &req, &bind)
+        .unwrap()
+        .answer_sdp;
     listener.accept(&answer);
 
     let bursts = Arc::new(Mutex::new(Vec::<Instant>::new()));
@@ -83,7 +82,7 @@ fn main() {
                 if burst {
                     bursts.lock().unwrap().push(Instant::now());
                 }
-                sink.webrtc.push_audio(&buf, RATE);
+                sink.webrtc.push_audio(&buf, RATE, &StereoFold::default());
                 played.fetch_add(1, Relaxed);
                 k += 1;
                 let due = start + Duration::from_millis(10 * k);

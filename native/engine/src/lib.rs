@@ -37,6 +37,49 @@ pub use runtime::levels::Levels;
 pub use runtime::stats::{BoundPorts, EngineStats, PathStats, SinkStats, SourceStats};
 pub use sink::listen::mp3::{Deliver, Mp3Stream, Mp3StreamStats};
 pub use sink::listen::socket::tcp_send_queue;
+pub use sink::listen::whep::session::Patched as WhepPatched;
 pub use sink::listen::whep::session::SessionStats as WhepSessionStats;
-pub use sink::listen::whep::{WhepBind, WhepError, WhepRequest, WhepServer, WhepSessionInfo};
+pub use sink::listen::whep::{
+    WhepAnswer, WhepBind, WhepError, WhepPatchError, WhepRequest, WhepServer, WhepSessionInfo,
+};
 pub use source::unknown::UnknownSender;
+
+/// The unit tests' allocator: the system's, counting what each thread allocates, so a test can
+/// prove that a real-time call allocates nothing (other tests run on other threads).
+#[cfg(test)]
+pub(crate) mod test_alloc {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    thread_local! {
+        static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+    }
+
+    /// Allocations made so far on this thread.
+    pub fn on_this_thread() -> u64 {
+        ALLOCATIONS.with(Cell::get)
+    }
+
+    struct Counting;
+
+    // SAFETY: forwards to the system allocator unchanged; only counts calls.
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            let _ = ALLOCATIONS.try_with(|a| a.set(a.get() + 1));
+            // SAFETY: same contract as the caller's.
+            unsafe { System.alloc(layout) }
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: same contract as the caller's.
+            unsafe { System.dealloc(ptr, layout) }
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            let _ = ALLOCATIONS.try_with(|a| a.set(a.get() + 1));
+            // SAFETY: same contract as the caller's.
+            unsafe { System.realloc(ptr, layout, new_size) }
+        }
+    }
+
+    #[global_allocator]
+    static GLOBAL: Counting = Counting;
+}

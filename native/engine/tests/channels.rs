@@ -1,6 +1,7 @@
 //! Multichannel audio end to end: a 5.1 Scream source (a different tone on every channel) to a
 //! 5.1 sink keeps every channel in its place; to a stereo sink it is down-mixed (front left
-//! to left only, centre to both); header bytes follow the sink's format.
+//! to left only, centre to both); header bytes follow the sink's format. A 5.1 sink's MP3
+//! stream (decoded by ffmpeg) is its normalised stereo down-mix, LFE dropped.
 
 mod common;
 
@@ -113,4 +114,81 @@ fn surround_keeps_channel_order_and_down_mixes_to_stereo() {
         cl > 0.05 && (cl - cr).abs() < 0.01,
         "centre in both, equally: {cl} {cr}"
     );
+}
+
+/// Decodes MP3 with ffmpeg to 48 kHz stereo: (left, right).
+fn decode_mp3(mp3: &[u8]) -> [Vec<f64>; 2] {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("ffmpeg")
+        .args(["-v", "error", "-f", "mp3", "-i", "pipe:0"])
+        .args(["-f", "s16le", "-ar", "48000", "-ac", "2", "pipe:1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("ffmpeg runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = mp3.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(out.status.success(), "ffmpeg failed");
+    let lr = split(&out.stdout, 2);
+    [lr[0].clone(), lr[1].clone()]
+}
+
+#[test]
+fn a_surround_sinks_mp3_stream_is_its_normalised_stereo_down_mix() {
+    let _serial = serial();
+    let mut engine = engine();
+    let (_rx, port) = receiver();
+    let mut surround = scream_sink("surround", port, vec![local_pc()]);
+    surround.channels = 6;
+    surround.layout = ChannelLayout::LAYOUT_5_1;
+    let to = play(&mut engine, vec![surround]);
+    let mp3 = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let into = mp3.clone();
+    let deliver = Box::new(move |b: &[u8]| into.lock().unwrap().extend_from_slice(b));
+    let stream = engine.listen_mp3("surround", 320, deliver).unwrap();
+    send_scream(to, 2.0, 0x3F, &TONES);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    drop(stream);
+    engine.stop();
+
+    let [left, right] = decode_mp3(&mp3.lock().unwrap());
+    let (start, end) = (
+        left.iter().position(|s| s.abs() > 0.01).unwrap(),
+        left.iter().rposition(|s| s.abs() > 0.01).unwrap(),
+    );
+    assert!(end - start > 80_000, "{} frames sounding", end - start);
+    let mid = start + (end - start) / 4..end - (end - start) / 4;
+    let (l, r) = (&left[mid.clone()], &right[mid]);
+    // L = k (FL + 0.7071 FC + 0.7071 BL), k = 1 / 2.414 (the row's gains sum to 1).
+    let k = 1.0 / (1.0 + std::f64::consts::SQRT_2);
+    let side = 0.4 * k;
+    let centre = 0.4 * k * std::f64::consts::FRAC_1_SQRT_2;
+    let level = |x: &[f64], f: f64| level_near(x, f, 48_000.0);
+    let near = |got: f64, want: f64, what: &str| {
+        assert!(
+            (got - want).abs() < 0.015,
+            "{what}: {got:.4}, want {want:.4}"
+        );
+    };
+    let [fl, fr, fc, lfe, bl, br] = TONES.map(|(f, _)| f);
+    near(level(l, fl), side, "front left on the left");
+    near(level(r, fr), side, "front right on the right");
+    near(level(l, fc), centre, "centre on the left");
+    near(level(r, fc), centre, "centre on the right");
+    near(level(l, bl), centre, "back left on the left");
+    near(level(r, br), centre, "back right on the right");
+    for (x, f, what) in [
+        (l, fr, "front right on the left"),
+        (r, fl, "front left on the right"),
+        (l, br, "back right on the left"),
+        (r, bl, "back left on the right"),
+        (l, lfe, "LFE on the left"),
+        (r, lfe, "LFE on the right"),
+    ] {
+        assert!(level(x, f) < 0.01, "{what}: {}", level(x, f));
+    }
 }

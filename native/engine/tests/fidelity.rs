@@ -8,7 +8,7 @@
 mod common;
 
 use common::*;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use tributary_engine::wire::rtp::RtpFormat;
 use tributary_engine::EngineStats;
 
@@ -16,6 +16,8 @@ use tributary_engine::EngineStats;
 mod bursty;
 #[path = "../benches/common/hearing.rs"]
 mod hearing;
+#[path = "../benches/common/sender_clock.rs"]
+mod sender_clock;
 
 use hearing::{quantile_abs, Heard};
 
@@ -24,28 +26,6 @@ const RATE: f64 = 48_000.0;
 
 fn hear(left: &[f64], freq: f64) -> Heard {
     hearing::hear(left, RATE, freq, 5.0)
-}
-
-/// ffmpeg sending a `freq` Hz tone for `seconds` as L16 stereo at `rate`, paced by `-re`.
-fn ffmpeg_tone(port: u16, freq: f64, rate: u32, seconds: f64) -> Child {
-    Command::new("ffmpeg")
-        .args([
-            "-hide_banner",
-            "-loglevel",
-            "error",
-            "-re",
-            "-f",
-            "lavfi",
-            "-i",
-        ])
-        .arg(format!(
-            "sine=frequency={freq}:sample_rate={rate}:duration={seconds}"
-        ))
-        .args(["-ac", "2", "-c:a", "pcm_s16be", "-f", "rtp"])
-        .arg(format!("rtp://127.0.0.1:{port}"))
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("ffmpeg runs (Debian: ffmpeg)")
 }
 
 /// Plays what ffmpeg sends to an RTP source set to `configured` into a Scream sink; returns
@@ -59,7 +39,7 @@ fn play_ffmpeg(configured: RtpFormat, rate: u32, seconds: f64) -> (Vec<f64>, Eng
         &mut engine,
         vec![scream_sink("out", out_port, vec![rtp_in])],
     );
-    let mut child = ffmpeg_tone(rtp_port, 1000.0, rate, seconds);
+    let mut child = ffmpeg_tone(rtp_port, 1000.0, rate, seconds, &["-ac", "2"]);
     let packets = collect(&rx, seconds + 1.5);
     let _ = child.kill();
     let _ = child.wait();
@@ -277,4 +257,30 @@ fn a_sender_with_jitter_under_a_cpu_hog_holds_pitch_and_every_gap_is_counted() {
     assert!(h.pitch_ppm.len() >= 5, "{h:?}");
     let p99 = quantile_abs(&h.pitch_ppm, 0.99);
     assert!(p99 <= 100.0, "pitch {:?} ppm", h.pitch_ppm);
+}
+
+/// The bench's measure of a sender's clock (its pitch reference) reads a 100 ppm fast sender
+/// through up to 30 ms of random delay, one prompt packet a second.
+#[test]
+fn the_bench_reads_a_senders_clock_through_jitter() {
+    let mut seed = 1u32;
+    let arrivals: Vec<(f64, u32)> = (0..5000u32)
+        .map(|k| {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let delay = if k % 166 == 0 {
+                0.0
+            } else {
+                f64::from(seed >> 8) / 16_777_216.0 * 0.03
+            };
+            (f64::from(k) * 0.006 / (1.0 + 100e-6) + delay, k * 288)
+        })
+        .collect();
+    let ppm = sender_clock::sender_ppm(&arrivals, 48_000).unwrap();
+    assert!((ppm - 100.0).abs() < 5.0, "{ppm}");
+    let same: Vec<(f64, u32)> = arrivals
+        .iter()
+        .map(|&(t, ts)| (t * (1.0 + 100e-6), ts))
+        .collect();
+    let ppm = sender_clock::sender_ppm(&same, 48_000).unwrap();
+    assert!(ppm.abs() < 5.0, "same clock: {ppm}");
 }

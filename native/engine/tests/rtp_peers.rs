@@ -77,29 +77,13 @@ fn ffmpeg_l16_rtp_plays_with_frequency_level_and_channel_order() {
     let _serial = serial();
     have("ffmpeg");
     let (audio, stats) = play_rtp_into_scream(RtpFormat::DEFAULT, |port| {
-        Command::new("ffmpeg")
-            .args([
-                "-hide_banner",
-                "-loglevel",
-                "error",
-                "-re",
-                "-f",
-                "lavfi",
-                "-i",
-            ])
-            .arg("sine=frequency=1000:sample_rate=48000:duration=2")
-            .args([
-                "-af",
-                "pan=stereo|c0=c0|c1=0.5*c0",
-                "-c:a",
-                "pcm_s16be",
-                "-f",
-                "rtp",
-            ])
-            .arg(format!("rtp://127.0.0.1:{port}"))
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("ffmpeg runs")
+        ffmpeg_tone(
+            port,
+            1000.0,
+            48_000,
+            2.0,
+            &["-af", "pan=stereo|c0=c0|c1=0.5*c0"],
+        )
     });
     let [l, r] = split_s16(&audio, false);
     // ffmpeg is not a real-time process: on a loaded machine it can stall for longer than any

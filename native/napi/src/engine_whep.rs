@@ -10,7 +10,7 @@ use std::net::IpAddr;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
 use tributary_codec::OPUS_PROFILES;
-use tributary_engine::{WhepBind, WhepError, WhepRequest};
+use tributary_engine::{WhepBind, WhepError, WhepPatchError, WhepPatched, WhepRequest};
 
 #[napi(object)]
 pub struct WhepOfferOptions {
@@ -32,6 +32,32 @@ pub struct WhepOfferOptions {
 pub struct WhepAnswer {
     pub session_id: String,
     pub answer_sdp: String,
+    /// The entity tag of the session's ICE session (unquoted; a PATCH's If-Match names it).
+    pub etag: String,
+}
+
+/// What a PATCH did.
+#[napi(string_enum = "lowercase")]
+pub enum WhepPatchOutcome {
+    /// Candidates added.
+    Trickled,
+    /// New ICE credentials: ICE restarted; `fragment` and `etag` are the server's new ones.
+    Restarted,
+    /// If-Match names another ICE session than the current one: nothing changed.
+    Stale,
+    /// No session by that id.
+    Unknown,
+}
+
+#[napi(object)]
+pub struct WhepPatchResult {
+    pub outcome: WhepPatchOutcome,
+    /// Candidates added.
+    pub added: u32,
+    /// The answer to a restart (`application/trickle-ice-sdpfrag`).
+    pub fragment: Option<String>,
+    /// The session's entity tag now (unquoted); absent for an unknown session.
+    pub etag: Option<String>,
 }
 
 /// A session and what its listener's RTCP receiver reports said.
@@ -55,6 +81,8 @@ pub struct WhepSession {
     pub duration_s: f64,
     /// Packets not sent (before the session connected, or refused).
     pub dropped: f64,
+    /// ICE restarts the listener asked for.
+    pub ice_restarts: f64,
 }
 
 /// The WebRTC thread and its sockets.
@@ -112,23 +140,49 @@ impl Engine {
             timeout: Duration::from_millis(u64::from(options.timeout_ms)),
         };
         match self.core()?.whep_offer(&req, &bind) {
-            Ok((session_id, answer_sdp)) => Ok(WhepAnswer {
-                session_id,
-                answer_sdp,
+            Ok(a) => Ok(WhepAnswer {
+                session_id: a.id,
+                answer_sdp: a.answer_sdp,
+                etag: a.etag,
             }),
             Err(WhepError::BadOffer(m)) => Err(Error::new(Status::InvalidArg, m)),
             Err(WhepError::Unavailable(m)) => Err(Error::new(Status::GenericFailure, m)),
         }
     }
 
-    /// Adds trickled candidates (`application/trickle-ice-sdpfrag`) to a session: how many,
-    /// or null for an unknown session. Throws `InvalidArg` naming a line it cannot read.
+    /// A PATCH of a session (`application/trickle-ice-sdpfrag`) with the request's If-Match
+    /// value (absent: any): trickled candidates, or an ICE restart when the fragment carries
+    /// new ice-ufrag/ice-pwd. Throws `InvalidArg` naming what it cannot read.
     #[napi(catch_unwind)]
-    pub fn whep_patch(&mut self, session_id: String, frag: String) -> napi::Result<Option<u32>> {
-        match self.core()?.whep.patch(&session_id, &frag) {
-            None => Ok(None),
-            Some(Ok(n)) => Ok(Some(n as u32)),
-            Some(Err(m)) => Err(Error::new(Status::InvalidArg, m)),
+    pub fn whep_patch(
+        &mut self,
+        session_id: String,
+        frag: String,
+        if_match: Option<String>,
+    ) -> napi::Result<WhepPatchResult> {
+        let whep = &self.core()?.whep;
+        let result = |outcome, added, fragment, etag| WhepPatchResult {
+            outcome,
+            added,
+            fragment,
+            etag,
+        };
+        match whep.patch(&session_id, &frag, if_match.as_deref()) {
+            Ok(WhepPatched::Trickled(n)) => {
+                let etag = whep.etag(&session_id);
+                Ok(result(WhepPatchOutcome::Trickled, n as u32, None, etag))
+            }
+            Ok(WhepPatched::Restarted { fragment, etag }) => Ok(result(
+                WhepPatchOutcome::Restarted,
+                0,
+                Some(fragment),
+                Some(etag),
+            )),
+            Err(WhepPatchError::Stale { current }) => {
+                Ok(result(WhepPatchOutcome::Stale, 0, None, Some(current)))
+            }
+            Err(WhepPatchError::NoSession) => Ok(result(WhepPatchOutcome::Unknown, 0, None, None)),
+            Err(WhepPatchError::BadFragment(m)) => Err(Error::new(Status::InvalidArg, m)),
         }
     }
 
@@ -163,6 +217,7 @@ impl Engine {
                         .map_or(Either::B(Null), |a| Either::A(a.to_string())),
                     duration_s: st.duration_s,
                     dropped: st.dropped as f64,
+                    ice_restarts: st.ice_restarts as f64,
                 }
             })
             .collect())

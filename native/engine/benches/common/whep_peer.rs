@@ -14,6 +14,10 @@ pub struct Listener {
     rtc: Rtc,
     pub socket: UdpSocket,
     pending: Option<str0m::change::SdpPendingOffer>,
+    /// The server's answer (an ICE restart's answer is it with the new credentials).
+    answer: String,
+    /// The socket an ICE restart moves to (a network change), once the server answered.
+    next_socket: Option<UdpSocket>,
 }
 
 impl Listener {
@@ -33,14 +37,77 @@ impl Listener {
             rtc,
             socket,
             pending: Some(pending),
+            answer: String::new(),
+            next_socket: None,
         };
         (listener, offer.to_sdp_string())
     }
 
     pub fn accept(&mut self, answer: &str) {
+        self.answer = answer.to_string();
         let answer = str0m::change::SdpAnswer::from_sdp_string(answer).unwrap();
         let pending = self.pending.take().unwrap();
         self.rtc.sdp_api().accept_answer(pending, answer).unwrap();
+    }
+
+    /// Starts an ICE restart as a WHEP client does (RFC 9725 section 4.3.2), moving to a new
+    /// socket (another port: a network change): the `trickle-ice-sdpfrag` to PATCH, with the
+    /// new credentials and the new socket's candidate.
+    #[allow(dead_code)]
+    pub fn restart_ice(&mut self) -> String {
+        let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
+        socket
+            .set_read_timeout(Some(Duration::from_millis(2)))
+            .unwrap();
+        let candidate = Candidate::host(socket.local_addr().unwrap(), "udp").unwrap();
+        let mut change = self.rtc.sdp_api();
+        let creds = change.ice_restart(false);
+        let (_offer, pending) = change.apply().unwrap();
+        self.pending = Some(pending);
+        self.next_socket = Some(socket);
+        let mid = self.answer.lines().find(|l| l.starts_with("a=mid:"));
+        format!(
+            "a=ice-ufrag:{}\r\na=ice-pwd:{}\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n{}\r\n\
+             a={}\r\na=end-of-candidates\r\n",
+            creds.ufrag,
+            creds.pass,
+            mid.unwrap_or("a=mid:0"),
+            candidate.to_sdp_string()
+        )
+    }
+
+    /// Completes the restart with the server's fragment: the first answer with the new
+    /// credentials and candidates stands for the answer (nothing else is renegotiated).
+    #[allow(dead_code)]
+    pub fn accept_restart(&mut self, fragment: &str) {
+        let line = |key: &str| fragment.lines().find(|l| l.starts_with(key)).unwrap();
+        let mut answer = String::new();
+        for l in self.answer.lines() {
+            if l.starts_with("a=ice-ufrag:") {
+                answer.push_str(line("a=ice-ufrag:"));
+            } else if l.starts_with("a=ice-pwd:") {
+                answer.push_str(line("a=ice-pwd:"));
+            } else if l.starts_with("a=candidate:") || l.starts_with("a=end-of-candidates") {
+                continue;
+            } else {
+                answer.push_str(l.trim_end());
+            }
+            answer.push_str("\r\n");
+        }
+        let sdp = str0m::change::SdpAnswer::from_sdp_string(&answer).unwrap();
+        let pending = self.pending.take().unwrap();
+        self.rtc.sdp_api().accept_answer(pending, sdp).unwrap();
+        for l in fragment.lines().filter_map(|l| l.trim().strip_prefix("a=")) {
+            if l.starts_with("candidate:") {
+                let c = Candidate::from_sdp_string(l).unwrap();
+                self.rtc.add_remote_candidate(c);
+            }
+        }
+        let socket = self.next_socket.take().unwrap();
+        let c = Candidate::host(socket.local_addr().unwrap(), "udp").unwrap();
+        self.rtc.add_local_candidate(c);
+        self.socket = socket;
+        self.answer = answer;
     }
 
     /// Runs the peer for `limit` at most, decoding each Opus packet and handing it to

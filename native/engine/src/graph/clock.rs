@@ -9,34 +9,39 @@
 //!   the pitch: `GAIN_PER_S` per second of error (1 ms: 10 ppm), at most [`MAX_CORRECTION`].
 //!
 //! The applied rate then moves towards that at most [`SLEW_PER_S`] per second: pitch never
-//! wobbles faster than a slow glide no listener hears (200 ppm is 0.35 cent; the smallest
+//! wobbles faster than a slow glide no listener hears (80 ppm is 0.14 cent; the smallest
 //! pitch difference trained listeners detect is about 3 cents, 1,700 ppm).
 //!
-//! A buffer far off target is not corrected by pitch (at 200 ppm, 20 ms takes 100 s): past
-//! [`SKIP_S`] too much over a quarter second (a sender catching up after a stall) the reader
-//! skips ahead, past [`REPEAT_S`] too little over [`ERR_TAU_S`] it steps back and plays that
-//! stretch again, each with a 5 ms fade out and in, counted; so is a drop of the source's held
-//! target by 5 ms or more (skipped at once). The target is the source's held
-//! one ([`crate::source::buffer::SourceBuffer::target_frames`]): it follows a rising jitter
-//! target at once and a falling one slowly, so the target's own noise is not steered either.
+//! A buffer far off target is not corrected by pitch (at 80 ppm, 10 ms takes two minutes):
+//! when the buffer held at least [`SKIP_S`] too much throughout the last [`WINDOW_S`] (a
+//! sender catching up after a stall) the reader skips ahead by the least excess it saw; when it
+//! held at least [`REPEAT_S`] too little throughout, it steps back by the least shortfall and
+//! plays that stretch again. Each move is a 10 ms crossfade to the best-aligned position
+//! ([`crate::graph::reader`]'s crossfade: no silence, a held tone keeps its phase), counted as
+//! a skip or repeat; so is a drop of the source's held target by 5 ms or more (skipped at
+//! once). Pitch correction therefore stays within about `GAIN_PER_S * SKIP_S` (100 ppm) and
+//! [`MAX_CORRECTION`] in every case. The target is the source's held one
+//! ([`crate::source::buffer::SourceBuffer::target_frames`]): it follows a rising jitter target
+//! at once and a falling one slowly, so the target's own noise is not steered either.
 
 /// Time constant of the buffer error filter.
 pub const ERR_TAU_S: f64 = 2.0;
 /// Correction per second of filtered buffer error: 1 ms gives 10 ppm.
 const GAIN_PER_S: f64 = 0.01;
-/// Time constant of the fast error filter that measures how far to skip (long enough to
-/// average a few of a bursty sender's bursts).
-const FAST_TAU_S: f64 = 0.25;
+/// How long the buffer must stay off target before the reader moves, and the least it held
+/// over that time is how far (long enough to span several of a bursty sender's bursts: the
+/// buffer's low points, just before a burst lands, are what is truly too much).
+const WINDOW_S: f64 = 0.25;
 /// Largest correction for the buffer error.
-pub const MAX_CORRECTION: f64 = 200e-6;
+pub const MAX_CORRECTION: f64 = 80e-6;
 /// Fastest change of the applied rate, per second.
 pub const SLEW_PER_S: f64 = 20e-6;
-/// Excess (fast filter) beyond which the reader skips ahead.
-pub const SKIP_S: f64 = 0.020;
+/// Excess (the least over [`WINDOW_S`]) beyond which the reader skips ahead.
+pub const SKIP_S: f64 = 0.010;
 /// A drop of the source's held target by this much is skipped at once.
 const TARGET_DROP_SKIP_S: f64 = 0.005;
-/// Shortfall (slow filter) beyond which the reader plays a stretch again.
-pub const REPEAT_S: f64 = 0.015;
+/// Shortfall (the least over [`WINDOW_S`]) beyond which the reader plays a stretch again.
+pub const REPEAT_S: f64 = 0.008;
 /// An error found at a (re)start within this is steered away (at most 5 ppm); beyond it,
 /// the excess is taken as part of the target ...
 const ADOPT_FROM_S: f64 = 0.0005;
@@ -60,7 +65,8 @@ pub enum Action {
 pub struct RateControl {
     rate: f64,
     err: f64,
-    err_fast: f64,
+    /// The error's extremes over the last [`WINDOW_S`] or more.
+    window: Extremes,
     /// The error found when the filter settled after a (re)start, taken as part of the
     /// target instead of steered away, then given back at the held target's fall rate.
     offset: f64,
@@ -83,7 +89,7 @@ impl RateControl {
         Self {
             rate: f64::from(rate.max(1)),
             err: 0.0,
-            err_fast: 0.0,
+            window: Extremes::default(),
             offset: 0.0,
             adopt: true,
             since_resync_s: 0.0,
@@ -107,7 +113,7 @@ impl RateControl {
     /// again.
     pub fn resynced(&mut self) {
         self.err = 0.0;
-        self.err_fast = 0.0;
+        self.window = Extremes::default();
         self.since_resync_s = 0.0;
         self.settle_sum = 0.0;
         self.settle_s = 0.0;
@@ -146,18 +152,18 @@ impl RateControl {
             self.offset -= self.offset.clamp(-fall, fall);
             let error = fill - target - self.offset;
             self.err += (error - self.err) * (dt / ERR_TAU_S).min(1.0);
-            self.err_fast += (error - self.err_fast) * (dt / FAST_TAU_S).min(1.0);
+            self.window.push(error, dt);
             self.since_resync_s += dt;
             let settled = self.since_resync_s >= SETTLE_S;
             if !settled && self.since_resync_s >= SETTLE_S / 2.0 {
                 self.settle_sum += error * dt;
                 self.settle_s += dt;
             }
-            let err_s = self.err / self.rate;
-            if settled && self.err_fast > SKIP_S * self.rate {
-                action = Action::Move(self.err_fast.round() as i64);
-            } else if settled && err_s < -REPEAT_S && fill > 0.0 {
-                action = Action::Move(self.err.round() as i64);
+            let (low, high) = self.window.extremes();
+            if settled && low > SKIP_S * self.rate {
+                action = Action::Move(low.round() as i64);
+            } else if settled && high < -REPEAT_S * self.rate && fill > 0.0 {
+                action = Action::Move(high.round() as i64);
             } else if settled && std::mem::take(&mut self.adopt) {
                 // Where a start lands depends on where in a bursty sender's cycle the
                 // prebuffer filled (and on how far the target rose as the sender's jitter
@@ -166,12 +172,12 @@ impl RateControl {
                 let mean = if self.settle_s > 0.0 {
                     self.settle_sum / self.settle_s
                 } else {
-                    self.err_fast
+                    self.err
                 };
                 let keep = ADOPT_FROM_S * self.rate;
                 let e = mean - mean.clamp(-keep, keep);
                 self.offset += e;
-                self.err_fast -= e;
+                self.window.shift(-e);
                 self.err = mean - e;
             }
             let err_s = self.err / self.rate;
@@ -202,6 +208,50 @@ impl RateControl {
     }
 }
 
+/// The lowest and highest of a value over the last one to two [`WINDOW_S`] (two blocks, so it
+/// needs no history buffer); both 0 until a whole block is in.
+#[derive(Clone, Copy, Debug, Default)]
+struct Extremes {
+    block_s: f64,
+    low: f64,
+    high: f64,
+    prev: Option<(f64, f64)>,
+}
+
+impl Extremes {
+    fn push(&mut self, value: f64, dt: f64) {
+        if self.block_s == 0.0 {
+            (self.low, self.high) = (value, value);
+        }
+        self.low = self.low.min(value);
+        self.high = self.high.max(value);
+        self.block_s += dt;
+        if self.block_s >= WINDOW_S {
+            self.prev = Some((self.low, self.high));
+            self.block_s = 0.0;
+        }
+    }
+
+    /// (lowest, highest), or (0, 0) before a whole block.
+    fn extremes(&self) -> (f64, f64) {
+        match self.prev {
+            Some((low, high)) if self.block_s > 0.0 => (low.min(self.low), high.max(self.high)),
+            Some(p) => p,
+            None => (0.0, 0.0),
+        }
+    }
+
+    /// Moves every value seen by `by`.
+    fn shift(&mut self, by: f64) {
+        self.low += by;
+        self.high += by;
+        if let Some((low, high)) = &mut self.prev {
+            *low += by;
+            *high += by;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,17 +262,17 @@ mod tests {
         c.start(0.0);
         let mut last = 0.0;
         for i in 0..3000 {
-            // On target while the filter settles, then 12 ms too much queued, with a bursty
+            // On target while the filter settles, then 6 ms too much queued, with a bursty
             // +-10 ms sawtooth on top.
-            let extra = if i < 500 { 0.0 } else { 576.0 };
+            let extra = if i < 500 { 0.0 } else { 288.0 };
             let saw = (i % 4) as f64 * 320.0 - 480.0;
             let a = c.step(960.0 + extra + saw, 960.0, 0.0, true, 0.006);
             assert_eq!(a, Action::Play);
             assert!((c.applied() - last).abs() <= SLEW_PER_S * 0.006 + 1e-12);
             last = c.applied();
         }
-        // 12 ms, less what the start offset gave back meanwhile: about 120 ppm.
-        assert!((c.applied() - 120e-6).abs() < 3e-6, "{}", c.applied());
+        // 6 ms, less what the start offset gave back meanwhile: about 60 ppm.
+        assert!((c.applied() - 60e-6).abs() < 3e-6, "{}", c.applied());
     }
 
     #[test]

@@ -24,6 +24,7 @@
 use crate::graph::clock::{Action, RateControl};
 use crate::source::buffer::SourceBuffer;
 use crate::source::glitches::Glitches;
+use crossfade::{Crossfade, MIN_XFADE_S, SEARCH_S, XFADE_S};
 use tributary_dsp::{AudioBuffer, Resampler};
 
 /// A stall shorter than this is an underrun (counted); longer, the sender paused.
@@ -38,6 +39,8 @@ enum Ramp {
     Out(usize, u64),
     /// Fading in (frames done).
     In(usize),
+    /// Crossfading to a new position ([`SourceReader::xfade`]).
+    Cross,
 }
 
 /// Reads one source at one delay and sink rate. Allocated once; `render` never allocates.
@@ -69,6 +72,14 @@ pub struct SourceReader {
     fade_in_left: usize,
     ramp: Ramp,
     out_fade: usize,
+    /// The skip or repeat being crossfaded, with its buffers: the stretch the reader would
+    /// have played and the candidates around the new position.
+    xfade: Option<Crossfade>,
+    xfade_len: usize,
+    min_xfade: usize,
+    search: usize,
+    xold: Vec<f32>,
+    xregion: Vec<f32>,
     /// Set when this block ran past the newest audio while the source is sending; kept until
     /// a fade in progress ends (the re-buffer waits for it), with the silence played meanwhile.
     ran_dry: bool,
@@ -103,6 +114,8 @@ impl SourceReader {
         let chunk = (max_frames_out as f64 * step_nominal * 1.06).ceil() as usize + 8;
         let resampler = converter(source_rate, sink_rate, channels, chunk);
         let res_frames = resampler.max_output_frames(chunk);
+        let xfade_len = ((XFADE_S * f64::from(source_rate)) as usize).max(1);
+        let search = (SEARCH_S * f64::from(source_rate)) as usize;
         Self {
             channels,
             step_nominal,
@@ -132,6 +145,12 @@ impl SourceReader {
             prebuffering: false,
             released_s: None,
             out_fade: ((FADE_S * f64::from(sink_rate)) as usize).max(1),
+            xfade: None,
+            xfade_len,
+            min_xfade: ((MIN_XFADE_S * f64::from(source_rate)) as usize).max(1),
+            search,
+            xold: vec![0.0; xfade_len.max(1) * channels],
+            xregion: vec![0.0; (xfade_len + 2 * search + 1) * channels],
             stall_frames: 0,
             noted_underrun: false,
             glitches: Glitches::default(),
@@ -187,6 +206,7 @@ impl SourceReader {
         self.clock.resynced();
         self.in_hole = false;
         self.fade_in_left = self.fade_len;
+        self.xfade = None;
         // A hole found before the jump is no longer ahead.
         self.ran_dry = false;
         self.dry_frames = 0;
@@ -291,18 +311,7 @@ impl SourceReader {
                 // Never before what the source still holds, never past its newest audio.
                 let lowest = src.timeline.oldest() as i64;
                 let highest = src.timeline.write_head() as i64 - self.delay as i64;
-                let to = (from + by).clamp(lowest, highest.max(lowest));
-                let moved = to - from;
-                if moved > 0 {
-                    self.glitches.skips += 1;
-                    self.glitches.skipped_frames += moved as u64;
-                } else if moved < 0 {
-                    self.glitches.repeats += 1;
-                    self.glitches.repeated_frames += moved.unsigned_abs();
-                }
-                if moved != 0 {
-                    self.ramp = Ramp::Out(0, to as u64);
-                }
+                self.begin_move(src, from + by, lowest, highest.max(lowest));
             }
         } else {
             self.clock.step(0.0, target, drift, false, dt);
@@ -422,9 +431,12 @@ pub fn delay_frames(delay_s: f64, source_rate: u32) -> u64 {
     (delay_s.max(0.0) * f64::from(source_rate)) as u64
 }
 
+mod crossfade;
 mod edges;
 
 #[cfg(test)]
 mod dry_tests;
+#[cfg(test)]
+mod move_tests;
 #[cfg(test)]
 mod tests;

@@ -15,10 +15,11 @@ use crate::runtime::stats::{
 use crate::runtime::worker::{engine_thread, Command, Worker};
 use crate::sink::SinkCounters;
 use crate::source::counters::unpack_format;
+use crate::source::glitch_log::GlitchLog;
 use crate::source::slot::describe_mismatch;
 use crate::source::unknown::{self, Unknown, UnknownSender};
 use crate::wire::PortKind;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io;
 use std::net::UdpSocket;
 use std::sync::atomic::Ordering::Relaxed;
@@ -47,6 +48,9 @@ pub(crate) struct Control {
     /// Where the engine's threads report faults (the supervisor).
     faults: mpsc::Sender<Message>,
     levels: LevelReader,
+    /// What was last logged about each source's glitches (the log line is made here, on the
+    /// supervisor's thread, never on the engine thread).
+    glitch_logs: HashMap<String, GlitchLog>,
 }
 
 impl Control {
@@ -128,6 +132,7 @@ impl Control {
             started: Instant::now(),
             faults,
             levels: LevelReader::default(),
+            glitch_logs: HashMap::new(),
         })
     }
 
@@ -227,6 +232,23 @@ impl Control {
     /// The counters (and listening tap) of the applied sink `id`.
     pub fn sink_counters(&self, id: &str) -> Option<Arc<SinkCounters>> {
         self.planner.sink_counter(id)
+    }
+
+    /// Logs, for each source, what its readers did that a listener could hear since the last
+    /// line (at most one line per source every [`crate::source::glitch_log::EVERY_S`]).
+    pub fn log_glitches(&mut self) {
+        let now_s = self.started.elapsed().as_secs_f64();
+        let sources = &self.planner.applied.source_counters;
+        self.glitch_logs.retain(|id, _| sources.contains_key(id));
+        for (id, (name, c)) in sources {
+            if !self.glitch_logs.contains_key(id) {
+                self.glitch_logs.insert(id.clone(), GlitchLog::default());
+            }
+            let log = self.glitch_logs.get_mut(id).expect("just inserted");
+            if let Some(line) = log.line(name, c, now_s) {
+                crate::log::warn(&line);
+            }
+        }
     }
 
     pub fn stats(&self) -> EngineStats {

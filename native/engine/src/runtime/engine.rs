@@ -15,7 +15,7 @@ use crate::runtime::supervisor::{lock, supervise, Inner};
 #[cfg(feature = "fault-injection")]
 use crate::runtime::worker::Command;
 use crate::sink::listen::mp3::{Deliver, Mp3Stream};
-use crate::sink::listen::whep::{WhepBind, WhepError, WhepRequest, WhepServer};
+use crate::sink::listen::whep::{WhepAnswer, WhepBind, WhepError, WhepRequest, WhepServer};
 use crate::source::unknown::UnknownSender;
 use std::io;
 use std::sync::mpsc::{self, Sender};
@@ -101,12 +101,12 @@ impl Engine {
     }
 
     /// Answers a WebRTC listener's offer for the applied sink `req.sink_id` (see
-    /// [`WhepServer::offer`]): `(session id, answer SDP)`.
+    /// [`WhepServer::offer`]).
     pub fn whep_offer(
         &self,
         req: &WhepRequest<'_>,
         bind: &WhepBind,
-    ) -> Result<(String, String), WhepError> {
+    ) -> Result<WhepAnswer, WhepError> {
         let inner = lock(&self.inner);
         let counters = inner.control.sink_counters(req.sink_id).ok_or_else(|| {
             WhepError::Unavailable(format!("the sink {} is not playing", req.sink_id))

@@ -218,6 +218,7 @@ pub(crate) fn supervise(inner: &Mutex<Inner>, messages: &Receiver<Message>) {
             }
             Err(RecvTimeoutError::Timeout) => {
                 let mut guard = lock(inner);
+                guard.control.log_glitches();
                 if guard.state == HealthState::Running && guard.release(Instant::now()) {
                     let _ = guard.apply_desired();
                 }

@@ -175,10 +175,8 @@ impl Worker {
     }
 
     fn publish(&mut self) {
-        let now_s = self.epoch.elapsed().as_secs_f64();
         for s in &mut self.sources {
             s.publish();
-            s.log_glitches(now_s);
         }
         self.unknown.publish();
     }

@@ -17,6 +17,7 @@ use crate::desired::{ConfigError, SinkSpec};
 use crate::graph::path::Path;
 use crate::graph::tap::Tap;
 pub use crate::sink::counters::SinkCounters;
+use crate::sink::listen::fold::StereoFold;
 use crate::sink::meter::MeterWindow;
 use crate::sink::mix::{Mix, Mixed};
 use crate::sink::output::transport::SendContext;
@@ -38,6 +39,8 @@ pub struct Sink {
     mix: Mix,
     meter: MeterWindow,
     output: Output,
+    /// The stereo its listening outputs (MP3, WebRTC) hear.
+    fold: StereoFold,
 }
 
 impl Sink {
@@ -59,6 +62,7 @@ impl Sink {
             mix,
             meter: MeterWindow::new(spec.layout.channels(), spec.sample_rate),
             output,
+            fold: StereoFold::for_layout(spec.layout),
         })
     }
 
@@ -116,8 +120,8 @@ impl Sink {
             match &mixed {
                 Mixed::Audio(audio) => {
                     let rate = self.spec.sample_rate;
-                    self.counters.listen.push_audio(audio, rate);
-                    self.counters.webrtc.push_audio(audio, rate);
+                    self.counters.listen.push_audio(audio, rate, &self.fold);
+                    self.counters.webrtc.push_audio(audio, rate, &self.fold);
                     let n = frames.min(audio.frames());
                     self.meter.observe(Some(audio), n, &self.counters.meter);
                 }

@@ -1,6 +1,7 @@
 //! The log's side of honest stats: what a source's readers did that a listener could hear,
 //! summed over at most one line per source every [`EVERY_S`] seconds (a bad network cannot
-//! flood the log, and the engine thread formats a line only when something happened).
+//! flood the log). Made on the supervisor's thread from the shared counters, once a second: the
+//! engine thread never formats or writes a line about a glitch.
 
 use crate::source::counters::SourceCounters;
 use std::sync::atomic::Ordering::Relaxed;

@@ -6,7 +6,6 @@ use crate::limits::TIMESHIFT_DURATION_S;
 use crate::options::JitterConfig;
 use crate::source::buffer::SourceBuffer;
 use crate::source::counters::{pack_format, DetectedFormat, SourceCounters};
-use crate::source::glitch_log::GlitchLog;
 use crate::source::unknown::Unknown;
 use crate::wire::rtp::RtpFormat;
 use crate::wire::scream::ScreamFormat;
@@ -39,8 +38,6 @@ pub struct SourceSlot {
     /// One more every time the buffer is rebuilt for a new format: taps reading the source
     /// restart their readers when it moves (see [`crate::graph::tap::Tap::follow`]).
     pub generation: u64,
-    /// What of the counters' glitches the log has said.
-    glitch_log: GlitchLog,
     /// Format changes still allowed now (a token bucket, see [`SourceSlot::may_reformat`]).
     reformat_tokens: f64,
     reformat_at_s: f64,
@@ -80,7 +77,6 @@ impl SourceSlot {
             readers: 0,
             bit_depth: 0,
             generation: 0,
-            glitch_log: GlitchLog::default(),
             reformat_tokens: REFORMAT_BURST,
             reformat_at_s: f64::NEG_INFINITY,
         }
@@ -164,14 +160,6 @@ impl SourceSlot {
     /// Records the format of the latest packet.
     pub fn note_format(&self, format: DetectedFormat) {
         self.counters.format.store(pack_format(format), Relaxed);
-    }
-
-    /// Logs what a listener heard go wrong since the last line (at most one line every 5 s;
-    /// formats only when something happened).
-    pub fn log_glitches(&mut self, now_s: f64) {
-        if let Some(line) = self.glitch_log.line(&self.name, &self.counters, now_s) {
-            crate::log::warn(&line);
-        }
     }
 
     /// Copies the buffer's counters and estimates into the shared atomics.

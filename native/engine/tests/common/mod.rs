@@ -2,6 +2,10 @@
 //! receiver, and tone analysis (frequency by zero crossings, RMS level).
 #![allow(dead_code)]
 
+pub mod rtp_sender;
+#[allow(unused_imports)]
+pub use rtp_sender::{ffmpeg_tone, free_udp_port};
+
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
 use tributary_dsp::ChannelLayout;
@@ -45,18 +49,6 @@ pub fn receiver() -> (UdpSocket, u16) {
     let socket = UdpSocket::bind((LOCAL, 0)).unwrap();
     let port = socket.local_addr().unwrap().port();
     (socket, port)
-}
-
-pub fn free_udp_port() -> u16 {
-    // An even port whose neighbour (RTCP) is free too.
-    for _ in 0..50 {
-        let s = UdpSocket::bind((LOCAL, 0)).unwrap();
-        let p = s.local_addr().unwrap().port();
-        if p % 2 == 0 && p < 65_000 && UdpSocket::bind((LOCAL, p + 1)).is_ok() {
-            return p;
-        }
-    }
-    panic!("no free port pair");
 }
 
 pub fn path(id: &str, ip: Option<IpAddr>, rtp: Option<RtpSourceSpec>) -> PathSpec {

@@ -1,4 +1,5 @@
-//! The edges of what a reader plays: fades around skips and starts ([`Ramp`]), and
+//! The edges of what a reader plays: fades around starts and around moves that cannot
+//! crossfade ([`Ramp`]), and
 //! concealment of absent audio (a lost packet, or the buffer running dry) by mirroring the
 //! audio before the gap backwards while fading it out.
 
@@ -9,7 +10,7 @@ impl SourceReader {
     pub(super) fn apply_ramp(&mut self, out: &mut [f32]) {
         let c = self.channels;
         match self.ramp {
-            Ramp::Steady => {}
+            Ramp::Steady | Ramp::Cross => {}
             Ramp::In(done) => {
                 let mut k = done;
                 for frame in out.chunks_exact_mut(c) {
@@ -46,14 +47,15 @@ impl SourceReader {
         }
     }
 
-    /// Reads the next `count` source frames into `stage`, concealing absent ones.
-    pub(super) fn fetch(&mut self, src: &SourceBuffer, now_s: f64, count: usize) {
+    /// Reads the next `count` source frames into `stage` from frame `first` on, concealing
+    /// absent ones.
+    pub(super) fn fetch_run(&mut self, src: &SourceBuffer, now_s: f64, first: usize, count: usize) {
         let c = self.channels;
         let tl = &src.timeline;
         let mut done = 0;
         while done < count {
             let pos = self.next_in + done as u64;
-            let at = done * c;
+            let at = (first + done) * c;
             let run = tl.present_run(pos, (count - done) as u64) as usize;
             if run > 0 {
                 let dst = &mut self.stage[at..at + run * c];

@@ -1,18 +1,21 @@
 //! Listening outputs: a tap on a sink's mix that feeds an encoder on its own thread (MP3 for
 //! HTTP streams, Opus for WebRTC in [`whep`]), beside the sink's transport, not instead of it.
 //!
-//! The engine thread copies each render's first two channels (a mono sink's one channel to
-//! both) into a [`ring::PcmRing`] only while a stream is open; the encoder thread
+//! The engine thread copies each render, folded to stereo ([`fold::StereoFold`]: a
+//! multichannel sink's ITU down-mix, a mono sink's one channel on both sides), into a
+//! [`ring::PcmRing`] only while a stream is open; the encoder thread
 //! ([`mp3::Mp3Stream`]) reads, encodes and hands whole frames to its caller. The engine thread
 //! never waits: the ring is lock-free, and the one lock ([`ListenTap::ring`]) is only ever
 //! `try_lock`ed there (it is held elsewhere only while a stream opens or closes; a render
 //! that meets it is dropped and counted).
 
+pub mod fold;
 pub mod mp3;
 pub mod ring;
 pub mod socket;
 pub mod whep;
 
+use crate::sink::listen::fold::StereoFold;
 use crate::sink::listen::ring::PcmRing;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
@@ -43,20 +46,10 @@ impl std::fmt::Debug for PcmRing {
 }
 
 impl ListenTap {
-    /// Engine thread: copies a render of `rate` (its first two channels; a mono one to both)
-    /// into the ring when a stream is open.
-    pub fn push_audio(&self, buf: &AudioBuffer, rate: u32) {
-        let frames = buf.frames();
-        let left = buf.channel(0);
-        let right = buf.channel(if buf.channels() > 1 { 1 } else { 0 });
-        self.push(frames, rate, |i| {
-            let v = if i % 2 == 0 {
-                left[i / 2]
-            } else {
-                right[i / 2]
-            };
-            v.clamp(-1.0, 1.0)
-        });
+    /// Engine thread: copies a render of `rate`, folded to stereo by `fold` (the sink's
+    /// layout), into the ring when a stream is open.
+    pub fn push_audio(&self, buf: &AudioBuffer, rate: u32, fold: &StereoFold) {
+        self.push(buf.frames(), rate, |i| fold.sample(buf, i / 2, i % 2));
     }
 
     /// Engine thread: `frames` of digital silence at `rate`, when a stream is open.

@@ -8,12 +8,15 @@
 
 pub mod driver;
 pub mod feed;
+pub mod restart;
 pub mod session;
 pub mod state;
+pub mod token;
 
 use crate::sink::listen::whep::feed::Feed;
-use crate::sink::listen::whep::session::{Session, SessionStats};
+use crate::sink::listen::whep::session::{Patched, Session, SessionStats};
 use crate::sink::listen::whep::state::{lock, DriverCounters, State};
+use crate::sink::listen::whep::token::random_u64;
 use crate::sink::SinkCounters;
 use std::net::{IpAddr, SocketAddr, UdpSocket};
 use std::sync::atomic::AtomicBool;
@@ -59,6 +62,27 @@ impl std::fmt::Display for WhepError {
     }
 }
 
+/// An answered offer.
+#[derive(Clone, Debug)]
+pub struct WhepAnswer {
+    pub id: String,
+    pub answer_sdp: String,
+    /// The entity tag of the session's ICE session (`ETag`; PATCHes match it).
+    pub etag: String,
+}
+
+/// Why a PATCH was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WhepPatchError {
+    /// No session by that id.
+    NoSession,
+    /// `If-Match` names another ICE session than the current one (a PATCH from before a
+    /// restart): nothing was changed.
+    Stale { current: String },
+    /// The fragment (a candidate line, the credentials) cannot be used: the reason.
+    BadFragment(String),
+}
+
 /// A session as [`WhepServer::sessions`] lists it.
 #[derive(Clone, Debug)]
 pub struct WhepSessionInfo {
@@ -75,15 +99,15 @@ pub struct WhepServer {
 }
 
 impl WhepServer {
-    /// Answers a listener's offer for the sink whose tap is `sink` (playing at `rate`):
-    /// `(session id, answer SDP)`. `Err` names what is wrong (the offer, or the sockets).
+    /// Answers a listener's offer for the sink whose tap is `sink` (playing at `rate`).
+    /// `Err` names what is wrong (the offer, or the sockets).
     pub fn offer(
         &self,
         sink: Arc<SinkCounters>,
         rate: u32,
         req: &WhepRequest<'_>,
         bind: &WhepBind,
-    ) -> Result<(String, String), WhepError> {
+    ) -> Result<WhepAnswer, WhepError> {
         use WhepError::{BadOffer, Unavailable};
         let mut thread = self.thread.lock().unwrap_or_else(|e| e.into_inner());
         let mut state = lock(&self.shared);
@@ -120,6 +144,7 @@ impl WhepServer {
         }
         state.next_id += 1;
         let id = format!("{:016x}{:08x}", random_u64(), state.next_id);
+        let etag = session.etag.clone();
         state.sessions.insert(id.clone(), session);
         if !state.running {
             state.running = true;
@@ -139,13 +164,38 @@ impl WhepServer {
                 }
             }
         }
-        Ok((id, answer))
+        Ok(WhepAnswer {
+            id,
+            answer_sdp: answer,
+            etag,
+        })
     }
 
-    /// Adds trickled candidates to session `id`: `None` for an unknown session.
-    pub fn patch(&self, id: &str, frag: &str) -> Option<Result<usize, String>> {
+    /// A PATCH of session `id` (`application/trickle-ice-sdpfrag`) with the request's
+    /// `If-Match` value: trickled candidates, or an ICE restart when the fragment carries new
+    /// credentials (see [`restart`]).
+    pub fn patch(
+        &self,
+        id: &str,
+        frag: &str,
+        if_match: Option<&str>,
+    ) -> Result<Patched, WhepPatchError> {
         let mut state = lock(&self.shared);
-        state.sessions.get_mut(id).map(|s| s.add_candidates(frag))
+        let session = state
+            .sessions
+            .get_mut(id)
+            .ok_or(WhepPatchError::NoSession)?;
+        if !restart::if_match_allows(if_match, &session.etag) {
+            return Err(WhepPatchError::Stale {
+                current: session.etag.clone(),
+            });
+        }
+        session.patch(frag).map_err(WhepPatchError::BadFragment)
+    }
+
+    /// The entity tag of session `id`'s ICE session.
+    pub fn etag(&self, id: &str) -> Option<String> {
+        lock(&self.shared).sessions.get(id).map(|s| s.etag.clone())
     }
 
     /// Ends session `id` (the thread frees it on its next pass); `false` if unknown.
@@ -271,14 +321,6 @@ pub fn interface_addresses() -> Vec<IpAddr> {
     unsafe { libc::freeifaddrs(list) };
     out.dedup();
     out
-}
-
-fn random_u64() -> u64 {
-    let mut b = [0u8; 8];
-    if let Ok(mut f) = std::fs::File::open("/dev/urandom") {
-        let _ = std::io::Read::read_exact(&mut f, &mut b);
-    }
-    u64::from_ne_bytes(b) ^ Instant::now().elapsed().as_nanos() as u64
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! One WHEP listener: a str0m [`Rtc`] answering the browser's recvonly offer with a sendonly
 //! Opus track, its candidates and its statistics from the listener's RTCP receiver reports.
 
+use crate::sink::listen::whep::restart;
+use crate::sink::listen::whep::token::new_etag;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use str0m::change::SdpOffer;
@@ -36,6 +38,8 @@ pub struct SessionStats {
     pub duration_s: f64,
     /// Packets not sent: the session was not connected yet or str0m refused them.
     pub dropped: u64,
+    /// ICE restarts the listener asked for (a PATCH with new credentials).
+    pub ice_restarts: u64,
 }
 
 pub struct Session {
@@ -52,6 +56,23 @@ pub struct Session {
     pub closed: bool,
     /// Addresses the listener's packets came from (claimed for it), at most 16.
     pub peers: Vec<SocketAddr>,
+    /// The listener's offer (re-accepted with new credentials for an ICE restart).
+    offer_sdp: String,
+    /// The listener's current `ice-ufrag` (another one in a PATCH is an ICE restart).
+    remote_ufrag: String,
+    /// The entity tag of the current ICE session (a new one after each restart).
+    pub etag: String,
+    /// DTLS came up once (ICE connecting again after a restart resumes the media).
+    secure: bool,
+}
+
+/// What a PATCH did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Patched {
+    /// Trickled candidates added (how many).
+    Trickled(usize),
+    /// ICE restarted: the server's fragment (new credentials, candidates) and new entity tag.
+    Restarted { fragment: String, etag: String },
 }
 
 impl Session {
@@ -99,6 +120,7 @@ impl Session {
         if !answer.contains("opus/48000") {
             return Err("the offer has no Opus audio to receive (m=audio with opus/48000)".into());
         }
+        let remote_ufrag = restart::ice_credentials(offer_sdp).map_or(String::new(), |c| c.0);
         let stats = SessionStats {
             sink_id: sink_id.to_string(),
             profile: profile.name,
@@ -116,8 +138,41 @@ impl Session {
             stats,
             closed: false,
             peers: Vec::new(),
+            offer_sdp: offer_sdp.to_string(),
+            remote_ufrag,
+            etag: new_etag(),
+            secure: false,
         };
         Ok((session, answer))
+    }
+
+    /// A PATCH's `application/trickle-ice-sdpfrag`: new ICE credentials restart ICE (str0m
+    /// re-accepts the first offer with them, which flushes the old candidate pairs and makes
+    /// new local credentials), then every `a=candidate:` line is added. `Err` names what is
+    /// wrong with the fragment.
+    pub fn patch(&mut self, frag: &str) -> Result<Patched, String> {
+        let restart = restart::ice_credentials(frag).filter(|(u, _)| *u != self.remote_ufrag);
+        let Some((ufrag, pwd)) = restart else {
+            return self.add_candidates(frag).map(Patched::Trickled);
+        };
+        let sdp = restart::reoffer(&self.offer_sdp, &ufrag, &pwd);
+        let offer = SdpOffer::from_sdp_string(&sdp)
+            .map_err(|e| format!("the ICE restart's offer is not valid SDP: {e}"))?;
+        let answer = self
+            .rtc
+            .sdp_api()
+            .accept_offer(offer)
+            .map_err(|e| format!("cannot restart ICE: {e}"))?;
+        let fragment = restart::answer_fragment(&answer.to_sdp_string())?;
+        self.offer_sdp = sdp;
+        self.remote_ufrag = ufrag;
+        self.etag = new_etag();
+        self.stats.ice_restarts += 1;
+        self.add_candidates(frag)?;
+        Ok(Patched::Restarted {
+            fragment,
+            etag: self.etag.clone(),
+        })
     }
 
     /// Trickled candidates (`application/trickle-ice-sdpfrag`): each `a=candidate:` line is
@@ -145,10 +200,16 @@ impl Session {
             Event::MediaAdded(m) if m.kind == MediaKind::Audio && self.mid.is_none() => {
                 self.mid = Some(m.mid);
             }
-            Event::Connected => self.stats.connected = true,
+            Event::Connected => {
+                self.secure = true;
+                self.stats.connected = true;
+            }
             Event::IceConnectionStateChange(IceConnectionState::Disconnected) => {
                 self.stats.connected = false;
             }
+            Event::IceConnectionStateChange(
+                IceConnectionState::Connected | IceConnectionState::Completed,
+            ) if self.secure => self.stats.connected = true,
             Event::Closed => self.closed = true,
             Event::MediaEgressStats(s) => {
                 self.stats.rtt_s = s.rtt.map(|d| d.as_secs_f64());
