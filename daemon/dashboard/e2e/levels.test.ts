@@ -1,5 +1,6 @@
 // Live levels from the engine: a sink card's meter, the active source's meter and the visualizer
-// (of a sink or of the active source) move for a routed tone and fall flat for silence; H cycles the visualizer's styles; clicking it fills the screen and Esc
+// (of a sink or of the active source) move for a routed tone and fall flat for silence, all on one
+// /ws/levels socket; H cycles the visualizer's styles; clicking it fills the screen and Esc
 // leaves. Real daemon, real engine, Scream packets on loopback, Debian's Chromium.
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:dgram';
@@ -98,6 +99,10 @@ describe('levels', () => {
 
   test("the active source's meter and its visualizer move for a tone and stay flat for silence", async () => {
     const { page, context, errors } = await run.open();
+    // Every meter, the active source and the visualizer share one /ws/levels socket.
+    const levelSockets: string[] = [];
+    page.on('websocket', (ws) => ws.url().includes('/ws/levels') && levelSockets.push(ws.url()));
+    await page.reload();
     await ready(page);
     const active = page.getByRole('region', { name: 'Active source' });
     const meter = active.getByRole('meter', { name: 'Level of PC' });
@@ -107,6 +112,9 @@ describe('levels', () => {
       .selectOption({ label: 'PC (active source)' });
     await page.getByRole('button', { name: /of what PC sends: fullscreen/ }).waitFor();
     await followTheTone(page, meter, /PC: -14\.\d dB · -14\.\d dB/);
+    await page.getByRole('meter', { name: 'Level sent to Kitchen' }).waitFor();
+    assert.deepEqual(levelSockets, [levelSockets[0]]);
+    assert.match(levelSockets[0]!, /\/ws\/levels\?mode=subscribe$/);
     assert.deepEqual(errors, []);
     await context.close();
   });

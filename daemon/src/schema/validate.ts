@@ -19,6 +19,7 @@ import { DiscoveredDevice, DiscoveredStream, DiscoveryStatus } from './discovery
 import { EqualizerPreset, EqualizerPresetInput } from './equalizer-preset.js';
 import { Favorites } from './favorites.js';
 import { Config, ConfigFile, ConfigMessage, EqualizersFile } from './files.js';
+import { LevelsRefusal, LevelsSubscribe, LevelsUnsubscribe } from './levels.js';
 import { ErrorResponse, Problem } from './problem.js';
 import { Route, RouteInput, RoutePatch } from './route.js';
 import { Sink, SinkInput, SinkPatch } from './sink.js';
@@ -56,6 +57,9 @@ export const sharedSchemas: readonly TSchema[] = [
   Favorites,
   Problem,
   ErrorResponse,
+  LevelsSubscribe,
+  LevelsUnsubscribe,
+  LevelsRefusal,
 ];
 
 function createAjv(coerceTypes: boolean): Ajv {

@@ -1,10 +1,11 @@
 // A sink's level meter (or the active source's): one bar per channel (peak, with the RMS darker
-// inside), from the shared /ws/levels?detail=meter feed (a source's: ?source=ID&detail=meter), with a peak meter's ballistics (rises at once, falls 24 dB/s),
+// inside), from the page's /ws/levels socket (every sink's meter shares one subscription to all
+// sinks' meters; a source's subscribes to it), with a peak meter's ballistics (rises at once, falls 24 dB/s),
 // which the reading it announces follows too. Drawn by writing CSS variables on its own elements
 // (composited transforms), only when a bar moves by a visible step, so 30 messages a second
 // never re-render React; the reading for screen readers changes at most 4 times a second.
 import { useEffect, useRef } from 'react';
-import { levelFeed } from '../api/levels';
+import { levelSocket } from '../api/levels';
 import { fallTowards, formatDb, meterFraction } from '../lib/levels';
 
 const MAX_BARS = 8;
@@ -32,9 +33,9 @@ export function LevelMeter({
     let at = performance.now();
     let announcedAt = 0;
     let announced = '';
-    const query =
-      kind === 'sink' ? 'detail=meter' : `source=${encodeURIComponent(configId)}&detail=meter`;
-    return levelFeed(query).subscribe((message) => {
+    // Every sink's meter shares one subscription (all sinks); a source's names it.
+    const query = kind === 'sink' ? {} : { source: configId };
+    return levelSocket().subscribe({ ...query, detail: 'meter' }, (message) => {
       const levels = (kind === 'sink' ? message.sinks : message.sources).find(
         (s) => s.config_id === configId,
       );
