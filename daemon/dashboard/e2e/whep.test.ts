@@ -159,9 +159,11 @@ test('Chromium as a WHEP client hears the routed tone in stereo: 1 kHz left, 440
   assert.deepEqual(errors, []);
 });
 
-test("a sink's Listen button plays it over WebRTC in an <audio> element; pressed again, the session ends", async () => {
+test("a sink's Listen in Browser button plays it over WebRTC in an <audio> element; pressed again, the session ends", async () => {
   const { page, errors } = await run.open('/');
-  const button = page.getByRole('button', { name: 'Listen in browser: Desk' });
+  const button = page.getByRole('button', { name: 'Listen in Browser: Desk', exact: true });
+  // The spec's name for it, visible on the card (the headphones icon is decorative).
+  assert.equal((await button.textContent())?.trim(), 'Listen in Browser');
   await button.click();
   await page.waitForFunction(
     () => document.querySelector('button[aria-pressed="true"][aria-label^="Listen"]') !== null,
