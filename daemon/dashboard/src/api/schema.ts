@@ -24,6 +24,13 @@ export {
   RTP_FORMATS,
   SAMPLE_RATES,
   SINK_PROTOCOLS,
+  WEBRTC_DEFAULTS,
+  WEBRTC_MAX_ICE_SERVERS,
+  WEBRTC_MAX_LISTENERS_LIMIT,
+  WEBRTC_PROFILE_KBPS,
+  WEBRTC_PROFILES,
+  WEBRTC_SESSION_TIMEOUT_MAX_S,
+  WEBRTC_SESSION_TIMEOUT_MIN_S,
 } from '../../../src/schema/constants.js';
 export type { EqResponse } from '../../../src/schema/eq-response.js';
 export type { EqualizerPreset } from '../../../src/schema/equalizer-preset.js';
