@@ -157,4 +157,51 @@ describe('levels', () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+
+  test("a source group's card meters its members: the tone from one member moves it, silence stills it", async () => {
+    await run.api('POST', '/sources', { name: 'Radio', ip: '127.0.0.3' });
+    await run.api('POST', '/sources', {
+      name: 'Both',
+      is_group: true,
+      group_members: ['PC', 'Radio'],
+    });
+    try {
+      const { page, context, errors } = await run.open();
+      await ready(page);
+      // Radio (silent, unrouted) is the active source: no other meter on the page reads PC.
+      await page
+        .getByRole('article', { name: 'Radio' })
+        .getByRole('button', { name: 'Radio', exact: true })
+        .click();
+      const card = page.getByRole('article', { name: 'Both' });
+      const meter = card.getByRole('meter', { name: 'Level of Both' });
+      await meter.waitFor();
+      await new Promise((r) => setTimeout(r, 700));
+      assert.equal(await meter.getAttribute('aria-valuetext'), 'silent');
+      const stop = await sendScream(screamPort, ['127.0.0.1']);
+      try {
+        await until("the member's tone on the group meter", async () =>
+          /^-14\.[5-9] dB$/.test((await meter.getAttribute('aria-valuetext')) ?? ''),
+        );
+        // Made the active source, the strip meters the group the same way.
+        await card.getByRole('button', { name: 'Both', exact: true }).click();
+        const strip = page.getByRole('region', { name: 'Active source' });
+        const stripMeter = strip.getByRole('meter', { name: 'Level of Both' });
+        await until('the tone on the active strip', async () =>
+          /^-14\.[5-9] dB$/.test((await stripMeter.getAttribute('aria-valuetext')) ?? ''),
+        );
+      } finally {
+        stop();
+      }
+      await until(
+        'silence on the group meter',
+        async () => (await meter.getAttribute('aria-valuetext')) === 'silent',
+      );
+      assert.deepEqual(errors, []);
+      await context.close();
+    } finally {
+      await run.api('DELETE', '/sources/Both');
+      await run.api('DELETE', '/sources/Radio');
+    }
+  });
 });

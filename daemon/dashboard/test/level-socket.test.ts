@@ -2,7 +2,7 @@
 // subscribes them again, and the socket closes only a moment after the last one ends.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LevelSocket, type LevelSocketLike, subscriptionId } from '../src/api/levels';
+import { LevelSocket, type LevelSocketLike, subscriptionKey } from '../src/api/levels';
 
 class FakeSocket {
   readyState = 0;
@@ -54,19 +54,25 @@ test('three subscriptions, one socket; each subscribed once and again after a re
   const stopVisualizer = feed.subscribe({ sink: 'k' }, () => got.push('visualizer'));
   assert.equal(sockets.length, 1);
   assert.deepEqual(sockets[0]!.sent, [
-    { type: 'subscribe', id: 'detail=meter', detail: 'meter' },
-    { type: 'subscribe', id: 'source=pc&detail=meter', source: 'pc', detail: 'meter' },
-    { type: 'subscribe', id: 'sink=k&detail=full', sink: 'k' },
+    { type: 'subscribe', id: 's1', detail: 'meter' },
+    { type: 'subscribe', id: 's2', source: 'pc', detail: 'meter' },
+    { type: 'subscribe', id: 's3', sink: 'k' },
   ]);
   sockets[0]!.deliver(levels(['k']));
-  sockets[0]!.deliver({ type: 'error', message: 'x', details: [] });
+  const complaints = t.mock.method(console, 'error', () => undefined);
+  sockets[0]!.deliver({
+    type: 'error',
+    message: 'id must be at most 64 characters long',
+    details: [],
+  });
+  assert.equal(complaints.mock.callCount(), 1, 'a refusal is shown, not swallowed');
   sockets[0]!.onmessage?.({ data: 'not json' });
   assert.deepEqual(got, ['kitchen meter', 'den meter', 'source', 'visualizer']);
 
   // One meter of two goes: the subscription stays; the visualizer goes: it is unsubscribed.
   stopDen();
   stopVisualizer();
-  assert.deepEqual(sockets[0]!.sent.slice(3), [{ type: 'unsubscribe', id: 'sink=k&detail=full' }]);
+  assert.deepEqual(sockets[0]!.sent.slice(3), [{ type: 'unsubscribe', id: 's3' }]);
 
   // The daemon restarts: a second later a new socket subscribes what is still wanted.
   sockets[0]!.drop();
@@ -75,7 +81,7 @@ test('three subscriptions, one socket; each subscribed once and again after a re
   sockets[1]!.open();
   assert.deepEqual(
     sockets[1]!.sent.map((m) => (m as { id: string }).id),
-    ['detail=meter', 'source=pc&detail=meter'],
+    ['s1', 's2'],
   );
 
   // The last subscription ends: the socket lingers for the next view, then closes.
@@ -95,10 +101,25 @@ test('three subscriptions, one socket; each subscribed once and again after a re
   assert.equal(sockets.length, 2, 'no reconnect with nothing to watch');
 });
 
-test('subscription ids are the query in a fixed order', () => {
-  assert.equal(subscriptionId({}), 'detail=full');
+test("a long query (a group's members) still gets a short id, within the daemon's 64", () => {
+  const sockets: FakeSocket[] = [];
+  const feed = new LevelSocket(() => {
+    const socket = new FakeSocket();
+    sockets.push(socket);
+    return socket as unknown as LevelSocketLike;
+  });
+  const ids = Array.from({ length: 8 }, (_, i) => `0b75de54-fae7-406d-a41e-9a5ff9c41ad${i}`);
+  feed.subscribe({ source: ids.join(','), detail: 'meter' }, () => undefined);
+  sockets[0]!.open();
+  const [sent] = sockets[0]!.sent as { id: string; source: string }[];
+  assert.equal(sent!.source, ids.join(','));
+  assert.ok(sent!.id.length <= 64, sent!.id);
+});
+
+test('subscription keys are the query in a fixed order', () => {
+  assert.equal(subscriptionKey({}), 'detail=full');
   assert.equal(
-    subscriptionId({ detail: 'full', source: 'b', sink: 'a' }),
+    subscriptionKey({ detail: 'full', source: 'b', sink: 'a' }),
     'sink=a&source=b&detail=full',
   );
 });

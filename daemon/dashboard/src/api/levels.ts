@@ -4,7 +4,7 @@
 // subscription, closes a moment after the last (so a view change does not reconnect),
 // reconnects on its own and subscribes again. Listeners get every message; meters and the
 // visualizer draw from it without React re-rendering 30 times a second.
-import type { LevelsMessage, LevelsQuery } from './schema';
+import type { LevelsMessage, LevelsQuery, LevelsRefusal } from './schema';
 
 type Listener = (message: LevelsMessage) => void;
 
@@ -15,8 +15,8 @@ const LINGER_MS = 2000;
 /** What one subscription asks for: the fields of the levels query. */
 export type LevelSubscription = LevelsQuery;
 
-/** The subscription's id on the socket: its query, written in a fixed order. */
-export function subscriptionId({ sink, source, detail = 'full' }: LevelSubscription): string {
+/** The subscription's key on the page: its query, written in a fixed order. */
+export function subscriptionKey({ sink, source, detail = 'full' }: LevelSubscription): string {
   return [sink && `sink=${sink}`, source && `source=${source}`, `detail=${detail}`]
     .filter(Boolean)
     .join('&');
@@ -30,10 +30,12 @@ export type LevelSocketLike = Pick<
 
 export class LevelSocket {
   readonly #connect: () => LevelSocketLike;
+  /** By key; each with the short id the socket knows it by. */
   readonly #subscriptions = new Map<
     string,
-    { query: LevelSubscription; listeners: Set<Listener> }
+    { id: string; query: LevelSubscription; listeners: Set<Listener> }
   >();
+  #made = 0;
   #socket: LevelSocketLike | null = null;
   #retry: ReturnType<typeof setTimeout> | null = null;
   #linger: ReturnType<typeof setTimeout> | null = null;
@@ -44,23 +46,23 @@ export class LevelSocket {
 
   /** Listens to the levels `query` asks for; the first listener of a query subscribes it. */
   subscribe(query: LevelSubscription, listener: Listener): () => void {
-    const id = subscriptionId(query);
-    let entry = this.#subscriptions.get(id);
+    const key = subscriptionKey(query);
+    let entry = this.#subscriptions.get(key);
     if (!entry) {
-      entry = { query, listeners: new Set() };
-      this.#subscriptions.set(id, entry);
-      this.#send({ type: 'subscribe', id, ...query });
+      entry = { id: `s${++this.#made}`, query, listeners: new Set() };
+      this.#subscriptions.set(key, entry);
+      this.#send({ type: 'subscribe', id: entry.id, ...query });
     }
     entry.listeners.add(listener);
     if (this.#linger) clearTimeout(this.#linger);
     this.#linger = null;
     if (!this.#socket && !this.#retry) this.#open();
-    const listeners = entry.listeners;
+    const mine = entry;
     return () => {
-      listeners.delete(listener);
-      if (listeners.size > 0 || this.#subscriptions.get(id)?.listeners !== listeners) return;
-      this.#subscriptions.delete(id);
-      this.#send({ type: 'unsubscribe', id });
+      mine.listeners.delete(listener);
+      if (mine.listeners.size > 0 || this.#subscriptions.get(key) !== mine) return;
+      this.#subscriptions.delete(key);
+      this.#send({ type: 'unsubscribe', id: mine.id });
       if (this.#subscriptions.size === 0 && !this.#linger) {
         this.#linger = setTimeout(() => {
           this.#linger = null;
@@ -78,19 +80,22 @@ export class LevelSocket {
     const socket = this.#connect();
     this.#socket = socket;
     socket.onopen = () => {
-      for (const [id, { query }] of this.#subscriptions) {
+      for (const { id, query } of this.#subscriptions.values()) {
         socket.send(JSON.stringify({ type: 'subscribe', id, ...query }));
       }
     };
     socket.onmessage = (event) => {
-      let message: LevelsMessage;
+      let message: LevelsMessage | LevelsRefusal;
       try {
-        message = JSON.parse(String(event.data)) as LevelsMessage;
+        message = JSON.parse(String(event.data)) as LevelsMessage | LevelsRefusal;
       } catch {
         return; // A message we cannot read is skipped; the next comes 33 ms later.
       }
-      // Refusals (`type: "error"`) cannot happen for what this module sends; they change nothing.
-      if (message.type !== 'levels') return;
+      if (message.type === 'error') {
+        // What this module sends should never be refused: if it is, say so where it shows.
+        console.error(`/ws/levels refused a subscription: ${message.message}`);
+        return;
+      }
       for (const { listeners } of this.#subscriptions.values()) {
         for (const listener of listeners) listener(message);
       }

@@ -36,7 +36,12 @@ export type { EqResponse } from '../../../src/schema/eq-response.js';
 export type { EqualizerPreset } from '../../../src/schema/equalizer-preset.js';
 export type { Favorites } from '../../../src/schema/favorites.js';
 export type { Config, ConfigMessage } from '../../../src/schema/files.js';
-export type { LevelsMessage, LevelsQuery, SinkLevels } from '../../../src/schema/levels.js';
+export type {
+  LevelsMessage,
+  LevelsQuery,
+  LevelsRefusal,
+  SinkLevels,
+} from '../../../src/schema/levels.js';
 export type { ErrorResponse, Problem } from '../../../src/schema/problem.js';
 export type { Route, RouteInput, RoutePatch } from '../../../src/schema/route.js';
 export type { Sink, SinkInput, SinkPatch } from '../../../src/schema/sink.js';
