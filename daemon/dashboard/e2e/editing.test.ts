@@ -2,7 +2,10 @@
 // is what GET /api/config then says; the API's refusals appear where the user acted.
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { parse } from 'yaml';
 import { config, type Running, ready, start } from './harness/dashboard';
 
 let run: Running;
@@ -115,6 +118,116 @@ describe('editing from the dashboard', () => {
     const saved = (await config(run)).sinks[0]!;
     assert.equal(saved.volume, 0.25);
     assert.equal(saved.ip, '127.0.0.2');
+    await context.close();
+  });
+
+  test("a sink's WebRTC fields: the API's rule under each, then saved to config.yaml and shown again", async () => {
+    const { page, context, errors } = await run.open();
+    await ready(page);
+    const edit = async () => {
+      await page.getByRole('button', { name: 'Actions for Kitchen' }).click();
+      await page.getByRole('menuitem', { name: 'Edit' }).click();
+      return page.getByRole('dialog', { name: 'Edit sink Kitchen' });
+    };
+    let dialog = await edit();
+    const webrtc = dialog.getByRole('group', { name: 'Listen in Browser (WebRTC)' });
+    const listeners = webrtc.getByLabel('Max listeners');
+    const timeout = webrtc.getByLabel('Session timeout (s)');
+    const ice = webrtc.getByLabel('ICE servers');
+    // The defaults, and the profiles of the schema.
+    assert.equal(await webrtc.getByLabel('Browsers may listen').isChecked(), true);
+    assert.equal(await webrtc.getByLabel('Profile').inputValue(), 'balanced');
+    assert.deepEqual(await webrtc.getByLabel('Profile').locator('option').allTextContents(), [
+      'Low latency (64 kbit/s)',
+      'Balanced (128 kbit/s)',
+      'High quality (256 kbit/s)',
+    ]);
+    assert.equal(await listeners.inputValue(), '10');
+    assert.equal(await timeout.inputValue(), '30');
+    assert.equal(await ice.inputValue(), '');
+
+    await listeners.fill('65');
+    await timeout.fill('2');
+    await ice.fill('stun:stun.example.org:3478\nhttp://turn.example.org alice s3cret');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByRole('alert').waitFor();
+    const described = (input: typeof listeners) =>
+      input.evaluate((el) =>
+        (el.getAttribute('aria-describedby') ?? '')
+          .split(' ')
+          .map((id) => document.getElementById(id)?.textContent)
+          .join(' '),
+      );
+    assert.match(await described(listeners), /must be <= 64 \(got 65\)/);
+    assert.match(await described(timeout), /must be >= 5 \(got 2\)/);
+    // The value names the line: the second server's URL.
+    assert.match(
+      await described(ice),
+      /must be a stun:, stuns:, turn: or turns: URL \(got "http:\/\/turn\.example\.org"\)/,
+    );
+    for (const input of [listeners, timeout, ice]) {
+      assert.equal(await input.getAttribute('aria-invalid'), 'true');
+    }
+    assert.equal((await config(run)).sinks[0]!.webrtc.max_listeners, 10, 'nothing saved');
+
+    await webrtc.getByLabel('Profile').selectOption('high_quality');
+    await listeners.fill('3');
+    await timeout.fill('120');
+    await ice.fill(
+      'stun:stun.example.org:3478\n\nturn:turn.example.org:3478,turns:turn.example.org alice s3cret',
+    );
+    await webrtc.getByLabel('Browsers may listen').uncheck();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const expected = {
+      enabled: false,
+      codec: 'opus',
+      profile: 'high_quality',
+      max_listeners: 3,
+      ice_servers: [
+        { urls: 'stun:stun.example.org:3478' },
+        {
+          urls: ['turn:turn.example.org:3478', 'turns:turn.example.org'],
+          username: 'alice',
+          credential: 's3cret',
+        },
+      ],
+      session_timeout: 120,
+    };
+    const onDisk = parse(readFileSync(join(run.dir, 'config.yaml'), 'utf8'));
+    const kitchen = onDisk.sinks.find((s: { name: string }) => s.name === 'Kitchen');
+    assert.deepEqual(kitchen.webrtc, expected);
+    assert.deepEqual((await config(run)).sinks[0]!.webrtc, expected);
+    // Disabled: no Listen in Browser button on the card.
+    await page
+      .getByRole('button', { name: 'Listen in Browser: Kitchen' })
+      .waitFor({ state: 'detached' });
+
+    // Opened again, the dialog shows what was saved; saving untouched sends no webrtc change.
+    dialog = await edit();
+    assert.equal(await webrtc.getByLabel('Browsers may listen').isChecked(), false);
+    assert.equal(await webrtc.getByLabel('Profile').inputValue(), 'high_quality');
+    assert.equal(await listeners.inputValue(), '3');
+    assert.equal(await timeout.inputValue(), '120');
+    assert.equal(
+      await ice.inputValue(),
+      'stun:stun.example.org:3478\nturn:turn.example.org:3478,turns:turn.example.org alice s3cret',
+    );
+    const requests: string[] = [];
+    page.on('request', (r) => r.method() === 'PUT' && requests.push(r.postData() ?? ''));
+    await webrtc.getByLabel('Browsers may listen').check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(requests.length, 1);
+    assert.deepEqual(JSON.parse(requests[0]!), { webrtc: { ...expected, enabled: true } });
+    await page.getByRole('button', { name: 'Listen in Browser: Kitchen' }).waitFor();
+    // The refused save is the browser's only complaint.
+    assert.deepEqual(
+      errors.map((e) => e.replace(/:\d+\//, ':PORT/')),
+      [
+        'console: Failed to load resource: the server responded with a status of 400 (Bad Request) (https://127.0.0.1:PORT/sinks/Kitchen)',
+      ],
+    );
     await context.close();
   });
 

@@ -1,5 +1,6 @@
 // Live levels from the engine: a sink card's meter, the active source's meter and the visualizer
-// (of a sink or of the active source) move for a routed tone and fall flat for silence; H cycles the visualizer's styles; clicking it fills the screen and Esc
+// (of a sink or of the active source) move for a routed tone and fall flat for silence, all on one
+// /ws/levels socket; H cycles the visualizer's styles; clicking it fills the screen and Esc
 // leaves. Real daemon, real engine, Scream packets on loopback, Debian's Chromium.
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:dgram';
@@ -98,6 +99,10 @@ describe('levels', () => {
 
   test("the active source's meter and its visualizer move for a tone and stay flat for silence", async () => {
     const { page, context, errors } = await run.open();
+    // Every meter, the active source and the visualizer share one /ws/levels socket.
+    const levelSockets: string[] = [];
+    page.on('websocket', (ws) => ws.url().includes('/ws/levels') && levelSockets.push(ws.url()));
+    await page.reload();
     await ready(page);
     const active = page.getByRole('region', { name: 'Active source' });
     const meter = active.getByRole('meter', { name: 'Level of PC' });
@@ -107,6 +112,9 @@ describe('levels', () => {
       .selectOption({ label: 'PC (active source)' });
     await page.getByRole('button', { name: /of what PC sends: fullscreen/ }).waitFor();
     await followTheTone(page, meter, /PC: -14\.\d dB · -14\.\d dB/);
+    await page.getByRole('meter', { name: 'Level sent to Kitchen' }).waitFor();
+    assert.deepEqual(levelSockets, [levelSockets[0]]);
+    assert.match(levelSockets[0]!, /\/ws\/levels\?mode=subscribe$/);
     assert.deepEqual(errors, []);
     await context.close();
   });
@@ -148,5 +156,52 @@ describe('levels', () => {
     await page.locator('[data-testid="visualizer-canvas"]').waitFor();
     assert.deepEqual(errors, []);
     await context.close();
+  });
+
+  test("a source group's card meters its members: the tone from one member moves it, silence stills it", async () => {
+    await run.api('POST', '/sources', { name: 'Radio', ip: '127.0.0.3' });
+    await run.api('POST', '/sources', {
+      name: 'Both',
+      is_group: true,
+      group_members: ['PC', 'Radio'],
+    });
+    try {
+      const { page, context, errors } = await run.open();
+      await ready(page);
+      // Radio (silent, unrouted) is the active source: no other meter on the page reads PC.
+      await page
+        .getByRole('article', { name: 'Radio' })
+        .getByRole('button', { name: 'Radio', exact: true })
+        .click();
+      const card = page.getByRole('article', { name: 'Both' });
+      const meter = card.getByRole('meter', { name: 'Level of Both' });
+      await meter.waitFor();
+      await new Promise((r) => setTimeout(r, 700));
+      assert.equal(await meter.getAttribute('aria-valuetext'), 'silent');
+      const stop = await sendScream(screamPort, ['127.0.0.1']);
+      try {
+        await until("the member's tone on the group meter", async () =>
+          /^-14\.[5-9] dB$/.test((await meter.getAttribute('aria-valuetext')) ?? ''),
+        );
+        // Made the active source, the strip meters the group the same way.
+        await card.getByRole('button', { name: 'Both', exact: true }).click();
+        const strip = page.getByRole('region', { name: 'Active source' });
+        const stripMeter = strip.getByRole('meter', { name: 'Level of Both' });
+        await until('the tone on the active strip', async () =>
+          /^-14\.[5-9] dB$/.test((await stripMeter.getAttribute('aria-valuetext')) ?? ''),
+        );
+      } finally {
+        stop();
+      }
+      await until(
+        'silence on the group meter',
+        async () => (await meter.getAttribute('aria-valuetext')) === 'silent',
+      );
+      assert.deepEqual(errors, []);
+      await context.close();
+    } finally {
+      await run.api('DELETE', '/sources/Both');
+      await run.api('DELETE', '/sources/Radio');
+    }
   });
 });

@@ -94,3 +94,28 @@ export const RTP_DEFAULTS = {
   time_sync: false,
   sap: false,
 } as const;
+
+/**
+ * The Opus profiles of WebRTC listening (the product spec's): bit rate and libopus complexity.
+ * The engine encodes each once per sink, whatever the number of listeners.
+ */
+export const WEBRTC_PROFILES = ['low_latency', 'balanced', 'high_quality'] as const;
+export type WebrtcProfile = (typeof WEBRTC_PROFILES)[number];
+export const WEBRTC_PROFILE_KBPS: Readonly<Record<WebrtcProfile, number>> = {
+  low_latency: 64,
+  balanced: 128,
+  high_quality: 256,
+};
+export const WEBRTC_MAX_LISTENERS_LIMIT = 64;
+export const WEBRTC_SESSION_TIMEOUT_MIN_S = 5;
+export const WEBRTC_SESSION_TIMEOUT_MAX_S = 3600;
+export const WEBRTC_MAX_ICE_SERVERS = 8;
+
+export const WEBRTC_DEFAULTS = {
+  enabled: true,
+  codec: 'opus',
+  profile: 'balanced',
+  max_listeners: 10,
+  ice_servers: [] as { urls: string | string[]; username?: string; credential?: string }[],
+  session_timeout: 30,
+} as const;

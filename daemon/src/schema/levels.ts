@@ -2,6 +2,8 @@
 // message of /ws/levels. The engine measures them from what each sink sends and what each source
 // sends into the graph, only while someone reads.
 import { type Static, Type } from '@sinclair/typebox';
+import { named } from './common.js';
+import { Problem } from './problem.js';
 
 /** Log-spaced spectrum bands the engine reports, 20 Hz to 20 kHz. */
 export const SPECTRUM_BANDS = 64;
@@ -43,6 +45,61 @@ export const LevelsQuery = Type.Object(
   { additionalProperties: false },
 );
 export type LevelsQuery = Static<typeof LevelsQuery>;
+
+/** The most subscriptions one /ws/levels socket may hold. */
+export const MAX_LEVEL_SUBSCRIPTIONS = 32;
+
+export const LevelsSocketQuery = Type.Object(
+  {
+    ...LevelsQuery.properties,
+    mode: Type.Optional(
+      Type.Literal('subscribe', {
+        description:
+          '`subscribe`: the socket starts with no subscription and reports what `subscribe` ' +
+          'messages ask for. Without it, `sink`, `source` and `detail` are the first ' +
+          'subscription (id `url`).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type LevelsSocketQuery = Static<typeof LevelsSocketQuery>;
+
+const subscriptionId = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'The client’s name for the subscription (`url` is the one the URL made).',
+});
+
+/** Client to daemon on /ws/levels: watch (or change) one subscription. */
+export const LevelsSubscribe = Type.Object(
+  {
+    type: Type.Literal('subscribe'),
+    id: subscriptionId,
+    ...LevelsQuery.properties,
+  },
+  named('LevelsSubscribe', {
+    description:
+      'Adds a subscription to a /ws/levels socket, or replaces the one with the same id. The ' +
+      'fields are those of the GET /api/levels query. Every message then reports the union of ' +
+      'the socket’s subscriptions: a sink or source asked for by several appears once, with the ' +
+      `most detail any of them asked for. At most ${MAX_LEVEL_SUBSCRIPTIONS} per socket.`,
+  }),
+);
+export type LevelsSubscribe = Static<typeof LevelsSubscribe>;
+
+/** Client to daemon on /ws/levels: stop one subscription. */
+export const LevelsUnsubscribe = Type.Object(
+  { type: Type.Literal('unsubscribe'), id: subscriptionId },
+  named('LevelsUnsubscribe', {
+    description:
+      'Ends a subscription; with none left the daemon sends nothing until the next subscribe.',
+  }),
+);
+export type LevelsUnsubscribe = Static<typeof LevelsUnsubscribe>;
+
+/** What a client sends on /ws/levels. */
+export type LevelsClientMessage = LevelsSubscribe | LevelsUnsubscribe;
 
 const perChannel = (description: string) =>
   Type.Array(Type.Number({ minimum: 0 }), {
@@ -111,3 +168,16 @@ export const LevelsMessage = Type.Object(
   { title: 'LevelsMessage', additionalProperties: false },
 );
 export type LevelsMessage = Static<typeof LevelsMessage>;
+
+/** Daemon to client on /ws/levels: a message it could not act on (the socket stays open). */
+export const LevelsRefusal = Type.Object(
+  {
+    type: Type.Literal('error'),
+    message: Type.String({ description: 'What was wrong, in one sentence.' }),
+    details: Type.Array(Type.Ref(Problem), { description: 'Every problem found in the message.' }),
+  },
+  named('LevelsRefusal', {
+    description: 'The answer to a /ws/levels message the daemon could not act on.',
+  }),
+);
+export type LevelsRefusal = Static<typeof LevelsRefusal>;

@@ -19,6 +19,7 @@ import { DiscoveredDevice, DiscoveredStream, DiscoveryStatus } from './discovery
 import { EqualizerPreset, EqualizerPresetInput } from './equalizer-preset.js';
 import { Favorites } from './favorites.js';
 import { Config, ConfigFile, ConfigMessage, EqualizersFile } from './files.js';
+import { LevelsRefusal, LevelsSubscribe, LevelsUnsubscribe } from './levels.js';
 import { ErrorResponse, Problem } from './problem.js';
 import { Route, RouteInput, RoutePatch } from './route.js';
 import { Sink, SinkInput, SinkPatch } from './sink.js';
@@ -56,6 +57,9 @@ export const sharedSchemas: readonly TSchema[] = [
   Favorites,
   Problem,
   ErrorResponse,
+  LevelsSubscribe,
+  LevelsUnsubscribe,
+  LevelsRefusal,
 ];
 
 function createAjv(coerceTypes: boolean): Ajv {
@@ -172,10 +176,20 @@ export function toProblems(errors: readonly ErrorObject[], prefix = ''): Problem
   const anyOfPaths = new Set(
     errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath),
   );
+  // A value of one branch's type that breaks that branch's rule (a string not matching the
+  // pattern of `string | string[]`) is reported by that rule alone, not also as "must be array".
+  const ruleBroken = (path: string) =>
+    errors.some(
+      (r) =>
+        r.keyword !== 'type' &&
+        r.keyword !== 'anyOf' &&
+        (r.instancePath === path || r.instancePath.startsWith(`${path}/`)),
+    );
   const kept = errors.filter((e) => {
     if (!anyOfPaths.has(e.instancePath)) return true;
     if (e.keyword === 'anyOf') return false;
-    return !(e.keyword === 'type' && (e.params as { type?: string }).type === 'null');
+    if (e.keyword !== 'type') return true;
+    return (e.params as { type?: string }).type !== 'null' && !ruleBroken(e.instancePath);
   });
   const seen = new Set<string>();
   const problems: Problem[] = [];

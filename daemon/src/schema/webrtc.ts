@@ -1,35 +1,36 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { StringEnum, withDefaults } from './common.js';
+import {
+  WEBRTC_DEFAULTS,
+  WEBRTC_MAX_ICE_SERVERS,
+  WEBRTC_MAX_LISTENERS_LIMIT,
+  WEBRTC_PROFILES,
+  WEBRTC_SESSION_TIMEOUT_MAX_S,
+  WEBRTC_SESSION_TIMEOUT_MIN_S,
+} from './constants.js';
 
-/**
- * The Opus profiles of WebRTC listening (the product spec's): bit rate and libopus complexity.
- * The engine encodes each once per sink, whatever the number of listeners.
- */
-export const WEBRTC_PROFILES = ['low_latency', 'balanced', 'high_quality'] as const;
-export type WebrtcProfile = (typeof WEBRTC_PROFILES)[number];
-export const WEBRTC_PROFILE_KBPS: Record<WebrtcProfile, number> = {
-  low_latency: 64,
-  balanced: 128,
-  high_quality: 256,
-};
-export const WEBRTC_MAX_LISTENERS_LIMIT = 64;
+export {
+  WEBRTC_DEFAULTS,
+  WEBRTC_MAX_LISTENERS_LIMIT,
+  WEBRTC_PROFILE_KBPS,
+  WEBRTC_PROFILES,
+  type WebrtcProfile,
+} from './constants.js';
+
+const iceUrl = Type.String({
+  minLength: 1,
+  maxLength: 512,
+  pattern: '^(stun|stuns|turn|turns):',
+  'x-rule': 'a stun:, stuns:, turn: or turns: URL',
+});
 
 /** An ICE server the browser uses (STUN, or TURN with credentials), as RTCIceServer. */
 export const IceServer = Type.Object(
   {
-    urls: Type.Union(
-      [
-        Type.String({ minLength: 1, maxLength: 512, pattern: '^(stun|stuns|turn|turns):' }),
-        Type.Array(
-          Type.String({ minLength: 1, maxLength: 512, pattern: '^(stun|stuns|turn|turns):' }),
-          { minItems: 1, maxItems: 8 },
-        ),
-      ],
-      {
-        description: 'stun:, stuns:, turn: or turns: URL(s).',
-        examples: ['stun:stun.example.org:3478'],
-      },
-    ),
+    urls: Type.Union([iceUrl, Type.Array(iceUrl, { minItems: 1, maxItems: 8 })], {
+      description: 'stun:, stuns:, turn: or turns: URL(s).',
+      examples: ['stun:stun.example.org:3478'],
+    }),
     username: Type.Optional(Type.String({ maxLength: 256 })),
     credential: Type.Optional(Type.String({ maxLength: 256 })),
   },
@@ -37,15 +38,6 @@ export const IceServer = Type.Object(
 );
 
 export type IceServer = Static<typeof IceServer>;
-
-export const WEBRTC_DEFAULTS = {
-  enabled: true,
-  codec: 'opus',
-  profile: 'balanced',
-  max_listeners: 10,
-  ice_servers: [] as IceServer[],
-  session_timeout: 30,
-} as const;
 
 const webrtcFields = {
   enabled: Type.Boolean({
@@ -69,14 +61,14 @@ const webrtcFields = {
     examples: [10],
   }),
   ice_servers: Type.Array(IceServer, {
-    maxItems: 8,
+    maxItems: WEBRTC_MAX_ICE_SERVERS,
     description:
       'ICE servers for listeners behind NAT: given to browsers (Link headers of the answer, ' +
       'and the dashboard). The engine answers with its host addresses only.',
   }),
   session_timeout: Type.Integer({
-    minimum: 5,
-    maximum: 3600,
+    minimum: WEBRTC_SESSION_TIMEOUT_MIN_S,
+    maximum: WEBRTC_SESSION_TIMEOUT_MAX_S,
     description:
       'Seconds without any packet from a listener (ICE consent checks, RTCP) before its ' +
       'session is closed and freed.',

@@ -201,4 +201,21 @@ describe('defaults and messages', () => {
     assert.equal(volume.rule, 'must be <= 1');
     assert.equal(volume.value, 1.5);
   });
+
+  test('a value of one branch of `string | string[]` breaking its rule gets that rule alone', () => {
+    const problems = check(SinkInput, {
+      name: 'A',
+      webrtc: { ice_servers: [{ urls: 'http://x' }, { urls: ['stun:a', 'ftp:b'] }, { urls: 5 }] },
+    });
+    assert.deepEqual(
+      problems.map((p) => p.message),
+      [
+        'webrtc.ice_servers[0].urls must be a stun:, stuns:, turn: or turns: URL (got "http://x")',
+        'webrtc.ice_servers[1].urls[1] must be a stun:, stuns:, turn: or turns: URL (got "ftp:b")',
+        // Neither branch's type: both are named.
+        'webrtc.ice_servers[2].urls must be string (got 5)',
+        'webrtc.ice_servers[2].urls must be array (got 5)',
+      ],
+    );
+  });
 });

@@ -3,7 +3,8 @@
 // directory) serving the built dashboard, and Debian's Chromium driven by playwright-core.
 import { deepStrictEqual } from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createHash, X509Certificate } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,6 +73,20 @@ export const webrtcArgs = [
   '--autoplay-policy=no-user-gesture-required',
 ];
 
+/**
+ * The switch that makes Chromium trust the daemon's self-signed certificate in `dir` from the
+ * first connection (its public key's SHA-256, as Chromium's SPKI allow list takes it). With
+ * Playwright's ignoreHTTPSErrors alone, every new TLS connection first fails verification and
+ * the request is restarted past the error, and Chromium gives up on a request restarted too
+ * often with net::ERR_TOO_MANY_RETRIES (its only source: restarts after certificate errors or
+ * authentication, never a keep-alive socket's reset, which it resends and reports as itself).
+ */
+export function trustCertificateArg(dir: string): string {
+  const certificate = new X509Certificate(readFileSync(join(dir, 'tributary.crt')));
+  const spki = certificate.publicKey.export({ type: 'spki', format: 'der' });
+  return `--ignore-certificate-errors-spki-list=${createHash('sha256').update(spki).digest('base64')}`;
+}
+
 export async function start(
   env: Record<string, string> = {},
   extraArgs: readonly string[] = [],
@@ -81,7 +96,7 @@ export async function start(
   const daemon = await startDaemon(dir, { ...ENGINE_ENV, ...env });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...chromiumArgs, ...extraArgs],
+    args: [...chromiumArgs, trustCertificateArg(dir), ...extraArgs],
     headless: true,
   });
   return {
@@ -94,6 +109,8 @@ export async function start(
         options.context ??
         (await browser.newContext({
           baseURL: daemon.apiUrl,
+          // Chromium trusts the daemon's certificate (trustCertificateArg), so its pages meet
+          // no certificate error; this is for page.request, which Playwright sends from Node.
           ignoreHTTPSErrors: true,
           viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
           colorScheme: options.theme ?? 'light',

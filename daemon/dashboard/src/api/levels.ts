@@ -1,62 +1,113 @@
-// The engine's levels over /ws/levels: one socket per query, open only while something on the
-// page listens (the engine measures a sink only while someone reads it), reconnecting on its
-// own. Listeners get every message; meters and the visualizer draw from it without React
-// re-rendering 30 times a second.
-import type { LevelsMessage } from './schema';
+// The engine's levels over one /ws/levels socket per page (`mode=subscribe`): every meter and the
+// visualizer is a subscription on it (subscribe and unsubscribe messages), and each message
+// carries the union of them, read once by the engine. The socket opens with the first
+// subscription, closes a moment after the last (so a view change does not reconnect),
+// reconnects on its own and subscribes again. Listeners get every message; meters and the
+// visualizer draw from it without React re-rendering 30 times a second.
+import type { LevelsMessage, LevelsQuery, LevelsRefusal } from './schema';
 
 type Listener = (message: LevelsMessage) => void;
 
 const RETRY_MS = 1000;
+/** How long the socket stays open with no subscription, for the next view's meters. */
+const LINGER_MS = 2000;
 
-export class LevelFeed {
-  readonly #query: string;
-  readonly #listeners = new Set<Listener>();
-  #socket: WebSocket | null = null;
+/** What one subscription asks for: the fields of the levels query. */
+export type LevelSubscription = LevelsQuery;
+
+/** The subscription's key on the page: its query, written in a fixed order. */
+export function subscriptionKey({ sink, source, detail = 'full' }: LevelSubscription): string {
+  return [sink && `sink=${sink}`, source && `source=${source}`, `detail=${detail}`]
+    .filter(Boolean)
+    .join('&');
+}
+
+/** What this module uses of a WebSocket (tests give it another). */
+export type LevelSocketLike = Pick<
+  WebSocket,
+  'readyState' | 'onopen' | 'onmessage' | 'onclose' | 'send' | 'close'
+>;
+
+export class LevelSocket {
+  readonly #connect: () => LevelSocketLike;
+  /** By key; each with the short id the socket knows it by. */
+  readonly #subscriptions = new Map<
+    string,
+    { id: string; query: LevelSubscription; listeners: Set<Listener> }
+  >();
+  #made = 0;
+  #socket: LevelSocketLike | null = null;
   #retry: ReturnType<typeof setTimeout> | null = null;
-  #latest: LevelsMessage | null = null;
+  #linger: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(query: string) {
-    this.#query = query;
+  constructor(connect: () => LevelSocketLike) {
+    this.#connect = connect;
   }
 
-  get latest(): LevelsMessage | null {
-    return this.#latest;
-  }
-
-  /** Listens; the socket opens with the first listener and closes with the last. */
-  subscribe(listener: Listener): () => void {
-    this.#listeners.add(listener);
-    if (this.#listeners.size === 1) this.#open();
+  /** Listens to the levels `query` asks for; the first listener of a query subscribes it. */
+  subscribe(query: LevelSubscription, listener: Listener): () => void {
+    const key = subscriptionKey(query);
+    let entry = this.#subscriptions.get(key);
+    if (!entry) {
+      entry = { id: `s${++this.#made}`, query, listeners: new Set() };
+      this.#subscriptions.set(key, entry);
+      this.#send({ type: 'subscribe', id: entry.id, ...query });
+    }
+    entry.listeners.add(listener);
+    if (this.#linger) clearTimeout(this.#linger);
+    this.#linger = null;
+    if (!this.#socket && !this.#retry) this.#open();
+    const mine = entry;
     return () => {
-      this.#listeners.delete(listener);
-      if (this.#listeners.size === 0) this.#close();
+      mine.listeners.delete(listener);
+      if (mine.listeners.size > 0 || this.#subscriptions.get(key) !== mine) return;
+      this.#subscriptions.delete(key);
+      this.#send({ type: 'unsubscribe', id: mine.id });
+      if (this.#subscriptions.size === 0 && !this.#linger) {
+        this.#linger = setTimeout(() => {
+          this.#linger = null;
+          if (this.#subscriptions.size === 0) this.#close();
+        }, LINGER_MS);
+      }
     };
   }
 
+  #send(message: object): void {
+    if (this.#socket?.readyState === 1) this.#socket.send(JSON.stringify(message));
+  }
+
   #open(): void {
-    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const query = this.#query ? `?${this.#query}` : '';
-    const socket = new WebSocket(`${scheme}://${location.host}/ws/levels${query}`);
+    const socket = this.#connect();
     this.#socket = socket;
+    socket.onopen = () => {
+      for (const { id, query } of this.#subscriptions.values()) {
+        socket.send(JSON.stringify({ type: 'subscribe', id, ...query }));
+      }
+    };
     socket.onmessage = (event) => {
+      let message: LevelsMessage | LevelsRefusal;
       try {
-        const message = JSON.parse(String(event.data)) as LevelsMessage;
-        if (message.type !== 'levels') return;
-        this.#latest = message;
-        for (const listener of this.#listeners) listener(message);
+        message = JSON.parse(String(event.data)) as LevelsMessage | LevelsRefusal;
       } catch {
-        // A message we cannot read is skipped; the next comes 33 ms later.
+        return; // A message we cannot read is skipped; the next comes 33 ms later.
+      }
+      if (message.type === 'error') {
+        // What this module sends should never be refused: if it is, say so where it shows.
+        console.error(`/ws/levels refused a subscription: ${message.message}`);
+        return;
+      }
+      for (const { listeners } of this.#subscriptions.values()) {
+        for (const listener of listeners) listener(message);
       }
     };
     socket.onclose = () => {
       if (this.#socket !== socket) return;
       this.#socket = null;
-      if (this.#listeners.size > 0) {
-        this.#retry = setTimeout(() => {
-          this.#retry = null;
-          if (this.#listeners.size > 0 && !this.#socket) this.#open();
-        }, RETRY_MS);
-      }
+      if (this.#subscriptions.size === 0) return;
+      this.#retry = setTimeout(() => {
+        this.#retry = null;
+        if (this.#subscriptions.size > 0 && !this.#socket) this.#open();
+      }, RETRY_MS);
     };
   }
 
@@ -65,19 +116,17 @@ export class LevelFeed {
     this.#retry = null;
     const socket = this.#socket;
     this.#socket = null;
-    this.#latest = null;
     socket?.close();
   }
 }
 
-const feeds = new Map<string, LevelFeed>();
+let shared: LevelSocket | null = null;
 
-/** The feed of one query (`detail=meter` for every sink's meters; `sink=ID` for one). */
-export function levelFeed(query: string): LevelFeed {
-  let feed = feeds.get(query);
-  if (!feed) {
-    feed = new LevelFeed(query);
-    feeds.set(query, feed);
-  }
-  return feed;
+/** The page's one levels socket. */
+export function levelSocket(): LevelSocket {
+  shared ??= new LevelSocket(() => {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    return new WebSocket(`${scheme}://${location.host}/ws/levels?mode=subscribe`);
+  });
+  return shared;
 }

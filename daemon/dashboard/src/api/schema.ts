@@ -24,12 +24,24 @@ export {
   RTP_FORMATS,
   SAMPLE_RATES,
   SINK_PROTOCOLS,
+  WEBRTC_DEFAULTS,
+  WEBRTC_MAX_ICE_SERVERS,
+  WEBRTC_MAX_LISTENERS_LIMIT,
+  WEBRTC_PROFILE_KBPS,
+  WEBRTC_PROFILES,
+  WEBRTC_SESSION_TIMEOUT_MAX_S,
+  WEBRTC_SESSION_TIMEOUT_MIN_S,
 } from '../../../src/schema/constants.js';
 export type { EqResponse } from '../../../src/schema/eq-response.js';
 export type { EqualizerPreset } from '../../../src/schema/equalizer-preset.js';
 export type { Favorites } from '../../../src/schema/favorites.js';
 export type { Config, ConfigMessage } from '../../../src/schema/files.js';
-export type { LevelsMessage, SinkLevels } from '../../../src/schema/levels.js';
+export type {
+  LevelsMessage,
+  LevelsQuery,
+  LevelsRefusal,
+  SinkLevels,
+} from '../../../src/schema/levels.js';
 export type { ErrorResponse, Problem } from '../../../src/schema/problem.js';
 export type { Route, RouteInput, RoutePatch } from '../../../src/schema/route.js';
 export type { Sink, SinkInput, SinkPatch } from '../../../src/schema/sink.js';

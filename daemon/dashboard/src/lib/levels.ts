@@ -52,3 +52,59 @@ export function group(values: readonly number[], count: number): number[] {
   }
   return out;
 }
+
+/** One measurement's per-channel peak and RMS (linear). */
+export interface ChannelLevels {
+  readonly peak: readonly number[];
+  readonly rms: readonly number[];
+}
+
+/**
+ * A source group's level from its members' (the engine measures each member; a group plays
+ * their mix): per channel, the loudest member's peak, and the RMS of independent signals summed,
+ * the square root of the sum of their squares. `null` when no member was measured.
+ */
+export function combineLevels(members: readonly ChannelLevels[]): ChannelLevels | null {
+  if (members.length === 0) return null;
+  const channels = Math.max(...members.map((m) => m.peak.length));
+  const peak = new Array<number>(channels).fill(0);
+  const power = new Array<number>(channels).fill(0);
+  for (const m of members) {
+    m.peak.forEach((p, c) => {
+      peak[c] = Math.max(peak[c]!, p);
+    });
+    m.rms.forEach((r, c) => {
+      power[c]! += r * r;
+    });
+  }
+  return { peak, rms: power.map(Math.sqrt) };
+}
+
+/** What a group is made of: its members by name, nested groups opened, each leaf once. */
+interface Groupable {
+  readonly name: string;
+  readonly config_id: string;
+  readonly is_group: boolean;
+  readonly group_members: readonly string[];
+}
+
+/** The config_ids of the entries a group plays, through nested groups (a cycle stops). */
+export function groupLeaves(group: Groupable, all: readonly Groupable[]): string[] {
+  const byName = new Map(all.map((e) => [e.name, e]));
+  const leaves = new Set<string>();
+  const seen = new Set<string>();
+  const open = (entry: Groupable) => {
+    if (seen.has(entry.name)) return;
+    seen.add(entry.name);
+    if (!entry.is_group) {
+      leaves.add(entry.config_id);
+      return;
+    }
+    for (const name of entry.group_members) {
+      const member = byName.get(name);
+      if (member) open(member);
+    }
+  };
+  open(group);
+  return [...leaves];
+}

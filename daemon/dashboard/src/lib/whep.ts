@@ -1,6 +1,6 @@
 // A WHEP client (WebRTC-HTTP Egress Protocol) for listening to a sink: a recvonly offer with
 // Opus asked for in stereo, POSTed to the daemon, its answer applied; DELETE ends it. Loaded
-// only when someone presses Listen (kept out of the dashboard's first load).
+// only when someone presses Listen in Browser (kept out of the dashboard's first load).
 import { WHEP_SINK_PATH } from '../app/paths';
 
 /** How long to wait for the browser's own candidates before sending the offer anyway. */

@@ -1,11 +1,13 @@
 // A sink's level meter (or the active source's): one bar per channel (peak, with the RMS darker
-// inside), from the shared /ws/levels?detail=meter feed (a source's: ?source=ID&detail=meter), with a peak meter's ballistics (rises at once, falls 24 dB/s),
+// inside), from the page's /ws/levels socket (every sink's meter shares one subscription to all
+// sinks' meters; a source's subscribes to it), with a peak meter's ballistics (rises at once, falls 24 dB/s),
 // which the reading it announces follows too. Drawn by writing CSS variables on its own elements
 // (composited transforms), only when a bar moves by a visible step, so 30 messages a second
-// never re-render React; the reading for screen readers changes at most 4 times a second.
+// never re-render React; the reading for screen readers changes at most 4 times a second. A
+// source group's meter combines its member sources' (the loudest peak, the power sum of RMS).
 import { useEffect, useRef } from 'react';
-import { levelFeed } from '../api/levels';
-import { fallTowards, formatDb, meterFraction } from '../lib/levels';
+import { levelSocket } from '../api/levels';
+import { combineLevels, fallTowards, formatDb, meterFraction } from '../lib/levels';
 
 const MAX_BARS = 8;
 /** The smallest change of a bar worth a style update (of the bar's width). */
@@ -16,13 +18,17 @@ export function LevelMeter({
   configId,
   name,
   kind = 'sink',
+  members,
 }: {
   configId: string;
   name: string;
   /** A sink's meter shows what it sends; a source's, what it sends into the routes. */
   kind?: 'sink' | 'source';
+  /** A source group's: the config_ids of the sources it plays, combined (combineLevels). */
+  members?: readonly string[];
 }) {
   const ref = useRef<HTMLDivElement>(null);
+  const memberIds = members?.join(',');
   useEffect(() => {
     const root = ref.current;
     if (!root) return;
@@ -32,12 +38,17 @@ export function LevelMeter({
     let at = performance.now();
     let announcedAt = 0;
     let announced = '';
-    const query =
-      kind === 'sink' ? 'detail=meter' : `source=${encodeURIComponent(configId)}&detail=meter`;
-    return levelFeed(query).subscribe((message) => {
-      const levels = (kind === 'sink' ? message.sinks : message.sources).find(
-        (s) => s.config_id === configId,
-      );
+    // Every sink's meter shares one subscription (all sinks); a source's names it, a source
+    // group's its members.
+    const group = memberIds === undefined ? null : new Set(memberIds.split(',').filter(Boolean));
+    const source = group ? [...group].sort().join(',') : configId;
+    if (kind === 'source' && !source) return; // A group with no member: nothing to measure.
+    const query = kind === 'sink' ? {} : { source };
+    return levelSocket().subscribe({ ...query, detail: 'meter' }, (message) => {
+      const all = kind === 'sink' ? message.sinks : message.sources;
+      const levels = group
+        ? combineLevels(all.filter((s) => group.has(s.config_id)))
+        : all.find((s) => s.config_id === configId);
       const now = performance.now();
       const elapsed = (now - at) / 1000;
       at = now;
@@ -74,7 +85,7 @@ export function LevelMeter({
         root.setAttribute('aria-valuetext', text);
       }
     });
-  }, [configId, kind]);
+  }, [configId, kind, memberIds]);
   return (
     // biome-ignore lint/a11y/useSemanticElements: one value for several channels' bars; <meter> draws one bar and holds no children
     <div

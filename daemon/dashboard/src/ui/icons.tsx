@@ -69,6 +69,12 @@ export const SpeakerIcon = ({ muted }: { muted: boolean }) => (
     )}
   </Icon>
 );
+export const HeadphonesIcon = () => (
+  <Icon>
+    <path d="M4 18v-6a8 8 0 0 1 16 0v6" />
+    <path d="M4 15h3v5H5a1 1 0 0 1-1-1zM20 15h-3v5h2a1 1 0 0 0 1-1z" />
+  </Icon>
+);
 export const CloseIcon = () => (
   <Icon>
     <path d="M6 6l12 12M18 6 6 18" />

@@ -1,54 +1,19 @@
-import type { EngineLevels } from '@tributary/native';
 import type { FastifyPluginAsync } from 'fastify';
 import {
   LEVELS_PER_SECOND,
   LevelsMessage,
   LevelsQuery,
-  type SinkLevels,
+  LevelsSocketQuery,
 } from '../../schema/levels.js';
 import { errors, feed, upgradeRequired, webSocket } from '../shared.js';
+import { LevelSubscriptions, levelsFor } from './subscriptions.js';
 
 const tags = ['System'];
-
-const round = (digits: number) => {
-  const scale = 10 ** digits;
-  return (x: number) => Math.round(x * scale) / scale;
-};
-const fine = round(5);
-const tenth = round(1);
-
-/** What a message carries of one sink's or source's levels (`detail=meter`: no spectrum). */
-function shown(l: EngineLevels, detail: LevelsQuery['detail']): SinkLevels {
-  const meter = {
-    config_id: l.config_id,
-    name: l.name,
-    channels: l.channels,
-    sample_rate: l.sample_rate,
-    windows: l.windows,
-    peak: l.peak.map(fine),
-    rms: l.rms.map(fine),
-  };
-  if (detail === 'meter') return meter;
-  return {
-    ...meter,
-    spectrum: l.spectrum.map(tenth),
-    wave_min: l.wave_min.map(round(4)),
-    wave_max: l.wave_max.map(round(4)),
-  };
-}
 
 /** GET /api/levels and /ws/levels: what each sink sends (and each source asked for), for meters
  * and the visualizer. */
 const levelRoutes: FastifyPluginAsync = async (fastify) => {
   const engine = fastify.engine;
-  const ids = (list: string | undefined) => (list ? list.split(',') : []);
-  const levels = ({ sink, source, detail }: LevelsQuery): LevelsMessage => ({
-    type: 'levels',
-    // Every sink when nothing is named; only the named ones otherwise.
-    sinks: sink || !source ? engine.levels(ids(sink)).map((l) => shown(l, detail)) : [],
-    sources: source ? engine.sourceLevels(ids(source)).map((l) => shown(l, detail)) : [],
-  });
-  const querystring = LevelsQuery;
 
   fastify.get<{ Querystring: LevelsQuery }>(
     '/api/levels',
@@ -62,21 +27,29 @@ const levelRoutes: FastifyPluginAsync = async (fastify) => {
           '(and, with `source=`, of what a source sends into the routing graph), measured by ' +
           'the engine. A sink or source is measured only for two seconds after its levels are ' +
           'read, so a first reading is zeros; /ws/levels is the way to watch them.',
-        querystring,
+        querystring: LevelsQuery,
         response: { 200: LevelsMessage, ...errors(400) },
       },
     },
-    async (request) => levels(request.query),
+    async (request) => levelsFor(engine, [request.query]),
   );
 
-  fastify.get<{ Querystring: LevelsQuery }>(
+  fastify.get<{ Querystring: LevelsSocketQuery }>(
     '/ws/levels',
     {
       ...webSocket((socket, request) => {
-        const query = request.query as LevelsQuery;
+        const { mode, ...query } = request.query as LevelsSocketQuery;
+        const subscriptions = new LevelSubscriptions(mode === 'subscribe' ? undefined : query);
         feed(socket, (send) => {
-          send(levels(query));
-          const timer = setInterval(() => send(levels(query)), 1000 / LEVELS_PER_SECOND);
+          const tick = () => {
+            if (subscriptions.size > 0) send(levelsFor(engine, subscriptions.values()));
+          };
+          socket.on('message', (data, binary) => {
+            const refusal = subscriptions.handle(binary ? '' : String(data));
+            if (refusal) send(refusal);
+          });
+          tick();
+          const timer = setInterval(tick, 1000 / LEVELS_PER_SECOND);
           return () => clearInterval(timer);
         });
       }),
@@ -88,8 +61,15 @@ const levelRoutes: FastifyPluginAsync = async (fastify) => {
           'Upgrade to a WebSocket. The daemon sends a LevelsMessage (the GET /api/levels body) ' +
           `${LEVELS_PER_SECOND} times a second for as long as the socket is open; the engine ` +
           'measures only the sinks and sources someone watches. `detail=meter` leaves out the ' +
-          'spectrum and waveform (for level meters). A plain GET answers 426 Upgrade Required.',
-        querystring,
+          'spectrum and waveform (for level meters). One socket carries several subscriptions: ' +
+          'the client sends `{"type":"subscribe","id":"meters","detail":"meter"}` (a ' +
+          'LevelsSubscribe: an id of its choosing and the fields of the query) to add or change ' +
+          'one and `{"type":"unsubscribe","id":"meters"}` to end it, and every message reports ' +
+          'the union of them. The URL query is the first subscription (id `url`); with ' +
+          '`mode=subscribe` the socket starts with none and sends nothing until one is made. A ' +
+          'message the daemon cannot act on is answered with a LevelsRefusal (`type: "error"`, ' +
+          'the field and the rule) and changes nothing. A plain GET answers 426 Upgrade Required.',
+        querystring: LevelsSocketQuery,
         response: {
           101: {
             ...LevelsMessage,

@@ -1,9 +1,11 @@
-// The Listen button of a sink with WebRTC listening (webrtc.enabled): plays the sink's mix in
+// The Listen in Browser button of a sink with WebRTC listening (webrtc.enabled), named as the
+// product spec names it: plays the sink's mix in
 // this browser over WebRTC (WHEP), Opus in stereo; pressed again, it stops. The WHEP client is
 // loaded on the first press, not with the dashboard.
 import { useEffect, useRef, useState } from 'react';
 import type { Sink } from '../../api/schema';
 import type { WhepListener } from '../../lib/whep';
+import { HeadphonesIcon } from '../../ui/icons';
 import { toastError } from '../../ui/toasts';
 
 type State = 'off' | 'starting' | 'on';
@@ -52,13 +54,14 @@ export function ListenButton({ sink }: { sink: Sink }) {
         type="button"
         className="button button-small button-secondary stream-link"
         aria-pressed={state === 'on'}
-        aria-label={`Listen in browser: ${sink.name}`}
+        aria-label={`Listen in Browser: ${sink.name}`}
         aria-busy={state === 'starting'}
         disabled={state === 'starting'}
         title={state === 'on' ? 'Playing here over WebRTC; press to stop' : undefined}
         onClick={() => void toggle()}
       >
-        {state === 'starting' ? 'Listen…' : 'Listen'}
+        <HeadphonesIcon />
+        {state === 'starting' ? 'Listen in Browser…' : 'Listen in Browser'}
       </button>
       {/* biome-ignore lint/a11y/useMediaCaption: live audio from the sink, nothing to caption */}
       <audio ref={audio} data-whep-sink={sink.config_id} hidden />

@@ -10,6 +10,7 @@ import { setVolume } from '../entities/actions';
 import { MuteButton } from '../entities/CardControls';
 import { MediaButtons } from '../entities/MediaButtons';
 import { VncLink } from '../entities/VncLink';
+import { GroupLevel } from '../sources/GroupLevel';
 import { activeSource } from './registry';
 
 /** The active source: the one chosen on this device, else the first favorite source, else the first. */
@@ -46,11 +47,13 @@ export function ActiveSource() {
         <strong>{source.name}</strong>
         {chip && <Chip chip={chip} />}
       </div>
-      {!source.is_group && (
-        <div className="active-level">
+      <div className="active-level">
+        {source.is_group ? (
+          <GroupLevel group={source} />
+        ) : (
           <LevelMeter configId={source.config_id} name={source.name} kind="source" />
-        </div>
-      )}
+        )}
+      </div>
       {source.vnc_ip && (
         <>
           <MediaButtons source={source.name} />

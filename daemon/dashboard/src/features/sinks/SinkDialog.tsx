@@ -1,5 +1,6 @@
 // Add Sink and Edit of a sink: name, address, protocol and output format (channels follow the
-// layout), plus volume, delay and normalisation when editing. One POST or one PUT.
+// layout), WebRTC listening, plus volume, delay and normalisation when editing. One POST or one
+// PUT.
 import {
   BIT_DEPTHS,
   CHANNEL_LAYOUTS,
@@ -24,6 +25,7 @@ import {
   saveEntry,
   useApiForm,
 } from '../entities/form';
+import { WebrtcFields, webrtcBody, webrtcValues } from './WebrtcFields';
 
 const PROTOCOL_WORDS: Record<(typeof SINK_PROTOCOLS)[number], string> = {
   scream: 'Scream (UDP)',
@@ -45,6 +47,7 @@ export default function SinkDialog({ sink }: { sink?: Sink }) {
     delay: String(sink?.delay ?? 0),
     volume_normalization: sink?.volume_normalization ?? false,
     enabled: sink?.enabled ?? true,
+    ...webrtcValues(sink),
   });
   const v = form.values;
   const editing = sink !== undefined;
@@ -59,6 +62,7 @@ export default function SinkDialog({ sink }: { sink?: Sink }) {
       sample_rate: numberOrText(v.sample_rate),
       channel_layout: v.channel_layout,
       channels: numberOrText(v.channels),
+      webrtc: webrtcBody(sink, v),
     };
     if (!editing) return fields;
     return {
@@ -128,6 +132,11 @@ export default function SinkDialog({ sink }: { sink?: Sink }) {
           <input {...form.text('channels')} type="number" min="1" max="8" />
         </Field>
       </fieldset>
+      <WebrtcFields
+        form={form}
+        iceText={v['webrtc.ice_servers']}
+        setIceText={(text) => form.set('webrtc.ice_servers', text)}
+      />
       {editing && (
         <fieldset className="form-grid">
           <legend>Playback</legend>

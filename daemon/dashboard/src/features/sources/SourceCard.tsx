@@ -8,6 +8,7 @@ import { sourceAddress, sourceCounters, sourceKind } from '../entities/describe'
 import { EntityMenu } from '../entities/EntityMenu';
 import { VncLink } from '../entities/VncLink';
 import { activeSource, useCardRef } from '../layout/registry';
+import { GroupLevel } from './GroupLevel';
 import { Members } from './Members';
 
 /** A source: click its name to make it the active source; drag its port onto a sink to route it. */
@@ -45,6 +46,7 @@ export const SourceCard = memo(function SourceCard({
         {address && <> · {address}</>}
       </p>
       <SourceStatus id={source.config_id} />
+      {source.is_group && <GroupLevel group={source} />}
       {source.is_group && <Members names={source.group_members} />}
       <CardControls kind="source" entity={source} />
       {source.vnc_ip && <VncLink source={source.name} named />}

@@ -1,9 +1,9 @@
-// The visualizer's drawing (loaded only when shown): what one sink sends, from
-// /ws/levels?sink=ID (30 messages a second), or what the active source sends into the routes
-// (?source=ID), drawn on a canvas at the display's frame rate as a
+// The visualizer's drawing (loaded only when shown): what one sink sends, from a `sink=ID`
+// subscription on the page's /ws/levels socket (30 messages a second), or what the active source
+// sends into the routes (`source=ID`), drawn on a canvas at the display's frame rate as a
 // waveform, a spectrum or bars. Click for fullscreen; Esc leaves it.
 import { useEffect, useRef, useState } from 'react';
-import { levelFeed } from '../../api/levels';
+import { levelSocket } from '../../api/levels';
 import type { SinkLevels } from '../../api/schema';
 import { formatDb } from '../../lib/levels';
 import { draw, type Palette, type Trace } from './draw';
@@ -47,8 +47,8 @@ export default function Visualizer(props: { target: VisualizerTarget; style: Vis
     let dirty = true;
     let drawnStyle = styleRef.current;
     const trace: Trace = { bars: [], caps: [] };
-    const feed = levelFeed(`${kind}=${encodeURIComponent(configId)}`);
-    const unsubscribe = feed.subscribe((message) => {
+    const query = kind === 'sink' ? { sink: configId } : { source: configId };
+    const unsubscribe = levelSocket().subscribe({ ...query, detail: 'full' }, (message) => {
       const all = kind === 'sink' ? message.sinks : message.sources;
       latest = all.find((s) => s.config_id === configId) ?? null;
       dirty = true;
