@@ -17,7 +17,7 @@
 //! sender catching up after a stall) the reader skips ahead by the least excess it saw; when it
 //! held at least [`REPEAT_S`] too little throughout, it steps back by the least shortfall and
 //! plays that stretch again. Each move is a 10 ms crossfade to the best-aligned position
-//! ([`crate::graph::reader`]'s crossfade: no silence, a held tone keeps its phase), counted as
+//! ([`crate::graph::crossfade`]: no silence, a held tone keeps its phase), counted as
 //! a skip or repeat; so is a drop of the source's held target by 5 ms or more (skipped at
 //! once). Pitch correction therefore stays within about `GAIN_PER_S * SKIP_S` (100 ppm) and
 //! [`MAX_CORRECTION`] in every case. The target is the source's held one

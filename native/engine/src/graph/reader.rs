@@ -22,9 +22,9 @@
 //! frames the sink's tick needs.
 
 use crate::graph::clock::{Action, RateControl};
+use crate::graph::crossfade::{Crossfade, MIN_XFADE_S, SEARCH_S, XFADE_S};
 use crate::source::buffer::SourceBuffer;
 use crate::source::glitches::Glitches;
-use crossfade::{Crossfade, MIN_XFADE_S, SEARCH_S, XFADE_S};
 use tributary_dsp::{AudioBuffer, Resampler};
 
 /// A stall shorter than this is an underrun (counted); longer, the sender paused.
@@ -431,8 +431,8 @@ pub fn delay_frames(delay_s: f64, source_rate: u32) -> u64 {
     (delay_s.max(0.0) * f64::from(source_rate)) as u64
 }
 
-mod crossfade;
 mod edges;
+mod moves;
 
 #[cfg(test)]
 mod dry_tests;
