@@ -1,9 +1,9 @@
 // The napi binding built with the cargo feature `fault-injection` (test builds only: the
 // binding `npm run build` makes cannot fail on purpose), for tests of the engine's
 // supervision. Built with cargo on first use (a minute on a fresh machine, then cached by
-// cargo), copied to a temporary .node file and loaded.
+// cargo), copied to a temporary .node file, loaded, and the copy removed.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,8 +41,15 @@ export function faultInjectingEngine(): FaultEngine {
     .flatMap((m) => m.filenames ?? [])
     .find((f) => f.endsWith('.so'));
   if (!library) throw new Error('cargo built no tributary_napi library');
-  const copy = join(mkdtempSync(join(tmpdir(), 'tributary-faults-')), 'tributary-native.node');
+  const dir = mkdtempSync(join(tmpdir(), 'tributary-faults-'));
+  const copy = join(dir, 'tributary-native.node');
   copyFileSync(library, copy);
-  loaded = (createRequire(import.meta.url)(copy) as { Engine: FaultEngine }).Engine;
+  try {
+    loaded = (createRequire(import.meta.url)(copy) as { Engine: FaultEngine }).Engine;
+  } finally {
+    // Loaded, the library stays mapped; the 140 MB copy need not outlive the process (every
+    // test run used to leave one behind).
+    rmSync(dir, { recursive: true, force: true });
+  }
   return loaded;
 }
