@@ -1,8 +1,10 @@
-//! PipeWire interop (Debian bookworm's PipeWire 0.3.65), with the settings the RTP guide gives:
-//! `libpipewire-module-rtp-sink` plays a 1 kHz tone from `pw-play` into an RTP source of
-//! Tributary on 127.0.0.1. Its SAP goes to a unicast 127.0.0.1 port of the test's own
-//! (`sap.ip`, `sap.port`), so no namespace is needed. A private daemon without a session
-//! manager (tests/common/pipewire.rs) runs it.
+//! PipeWire interop (Debian bookworm's PipeWire 0.3.65), both directions, with the settings the
+//! RTP guide gives: `libpipewire-module-rtp-sink` plays a 1 kHz tone from `pw-play` into an RTP
+//! source of Tributary on 127.0.0.1, and an RTP sink of Tributary (48 kHz L16, payload type 96,
+//! announced by hand with SAP) plays in `libpipewire-module-rtp-source`, recorded with
+//! `pw-record`. SAP goes to a unicast 127.0.0.1 port of the test's own (`sap.ip`, `sap.port`),
+//! so no namespace is needed. A private daemon without a session manager
+//! (tests/common/pipewire.rs) runs each.
 
 mod common;
 #[path = "../benches/common/hearing.rs"]
@@ -17,6 +19,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 use tributary_engine::wire::rtp::RtpFormat;
+use tributary_engine::SinkProtocol;
 
 /// True when PipeWire and its tools are here; otherwise the test is skipped (failed in CI).
 fn have_pipewire(test: &str) -> bool {
@@ -221,4 +224,109 @@ fn relay(port: u16, to: u16, seconds: f64) -> Vec<Vec<u8>> {
         }
     }
     sent
+}
+
+/// A SAP announcement (RFC 2974) of an L16 48 kHz stereo stream, payload type 96, on
+/// 127.0.0.1:`port`, named `tributary-test`.
+fn sap_announcement(port: u16) -> Vec<u8> {
+    let sdp = format!(
+        "v=0\no=- 4242 0 IN IP4 127.0.0.1\ns=tributary-test\nc=IN IP4 127.0.0.1\nt=0 0\n\
+         a=recvonly\nm=audio {port} RTP/AVP 96\na=rtpmap:96 L16/48000/2\n"
+    );
+    let mut p = vec![0x20, 0, 0x42, 0x42, 127, 0, 0, 1];
+    p.extend_from_slice(b"application/sdp\0");
+    p.extend_from_slice(sdp.as_bytes());
+    p
+}
+
+/// The 16-bit samples of a WAV file's `data` chunk.
+fn wav_data(bytes: &[u8]) -> &[u8] {
+    let at = bytes
+        .windows(4)
+        .position(|w| w == b"data")
+        .expect("a WAV data chunk");
+    &bytes[(at + 8).min(bytes.len())..]
+}
+
+#[test]
+fn an_rtp_sink_plays_in_pipewire_rtp_source() {
+    if !have_pipewire("an_rtp_sink_plays_in_pipewire_rtp_source") {
+        return;
+    }
+    let _serial = serial();
+    let rtp_port = free_udp_port();
+    let sap_port = free_udp_port();
+    let mut pw = PipeWire::start(
+        "rtp-source",
+        &format!(
+            "  {{ name = libpipewire-module-rtp-source\n    args = {{\n      \
+             sap.ip = \"127.0.0.1\"\n      sap.port = {sap_port}\n      \
+             sess.latency.msec = 100\n      stream.rules = [ {{ matches = [ {{ rtp.session = \
+             \"~.*\" }} ] actions = {{ create-stream = {{ }} }} }} ]\n    }}\n  }}"
+        ),
+    );
+    let mut engine = engine();
+    let rtp_out = sink(
+        "to-pipewire",
+        rtp_port,
+        SinkProtocol::Rtp,
+        48_000,
+        16,
+        vec![local_pc()],
+    );
+    let to = play(&mut engine, vec![rtp_out]);
+    let sap = UdpSocket::bind((LOCAL, 0)).unwrap();
+    let announcement = sap_announcement(rtp_port);
+    sap.send_to(&announcement, (LOCAL, sap_port)).unwrap();
+    let file = pw.dir.join("recorded.wav");
+    let file_arg = file.to_str().unwrap().to_owned();
+    pw.spawn(
+        "pw-record",
+        &[
+            "-P",
+            "{ node.name = rec }",
+            "--rate",
+            "48000",
+            "--channels",
+            "2",
+            "--format",
+            "s16",
+            &file_arg,
+        ],
+    );
+    pw.dsp_ports("tributary-test", true, 48_000);
+    pw.dsp_ports("rec", false, 48_000);
+    pw.link("tributary-test", "rec");
+    let sender =
+        std::thread::spawn(move || send_scream_tone(to, 6.0, [(1000.0, 0.25), (500.0, 0.25)]));
+    for _ in 0..6 {
+        sap.send_to(&announcement, (LOCAL, sap_port)).unwrap();
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    sender.join().unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    pw.stop_clients();
+    let stats = engine.stats();
+    engine.stop();
+    let bytes = std::fs::read(&file).unwrap_or_default();
+    let [left, right] = split_s16(wav_data(&bytes), false);
+    let (gaps, fl, rms) = listen(&left, 48_000.0, 1000.0);
+    let (_, fr, _) = listen(&right, 48_000.0, 500.0);
+    eprintln!(
+        "PIPEWIRE tributary -> module-rtp-source: {fl:.2} / {fr:.2} Hz, rms {rms:.3}, gaps {gaps:?}, \
+         {:.2} s of sound, sink {:?}",
+        sounding(&left).len() as f64 / 48_000.0,
+        stats.sinks[0]
+    );
+    assert!(
+        sounding(&left).len() > 48_000 * 3,
+        "PipeWire played no tone: {}",
+        pw.log()
+    );
+    assert!(
+        (fl - 1000.0).abs() < 2.0 && (fr - 500.0).abs() < 1.0,
+        "{fl} / {fr} Hz"
+    );
+    assert!((rms - 0.25 / 2f64.sqrt()).abs() < 0.02, "rms {rms}");
+    assert!(gaps.is_empty(), "gaps {gaps:?} ms");
 }

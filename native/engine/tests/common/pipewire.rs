@@ -95,6 +95,23 @@ impl PipeWire {
         self.clients.push(child);
     }
 
+    /// Stops the clients with SIGINT (`pw-record` then finishes its file), killing any that
+    /// has not exited within 2 s.
+    pub fn stop_clients(&mut self) {
+        for child in &mut self.clients {
+            let _ = Command::new("kill")
+                .args(["-INT", &child.id().to_string()])
+                .status();
+            let until = Instant::now() + Duration::from_secs(2);
+            while child.try_wait().ok().flatten().is_none() && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        self.clients.clear();
+    }
+
     /// The id of the node named `name`, waiting up to 5 s for it to appear.
     pub fn node_id(&self, name: &str) -> u32 {
         let until = Instant::now() + Duration::from_secs(5);
