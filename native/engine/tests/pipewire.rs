@@ -261,8 +261,7 @@ fn an_rtp_sink_plays_in_pipewire_rtp_source() {
         &format!(
             "  {{ name = libpipewire-module-rtp-source\n    args = {{\n      \
              sap.ip = \"127.0.0.1\"\n      sap.port = {sap_port}\n      \
-             sess.latency.msec = 100\n      stream.rules = [ {{ matches = [ {{ rtp.session = \
-             \"~.*\" }} ] actions = {{ create-stream = {{ }} }} }} ]\n    }}\n  }}"
+             sess.latency.msec = 100\n    }}\n  }}"
         ),
     );
     let mut engine = engine();
