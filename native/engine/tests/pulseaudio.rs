@@ -9,10 +9,13 @@
 mod common;
 #[path = "../benches/common/hearing.rs"]
 mod hearing;
+#[path = "common/listen.rs"]
+mod listen;
 #[path = "../benches/common/pulse.rs"]
 mod pulse;
 
 use common::*;
+use listen::listen;
 use pulse::Pulse;
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
 use std::path::Path;
@@ -67,19 +70,6 @@ fn inside_namespace(test: &str) -> bool {
         .expect("unshare runs");
     assert!(status.success(), "{test} failed inside its namespace");
     false
-}
-
-/// (gaps over 2 ms between first and last sound in ms, the median frequency of the gap-free
-/// half seconds, the RMS) of a channel playing about `freq` Hz.
-fn listen(x: &[f64], rate: f64, freq: f64) -> (Vec<f64>, f64, f64) {
-    let h = hearing::hear(x, rate, freq, 0.0);
-    let mut ppm = h.pitch_ppm.clone();
-    ppm.sort_by(f64::total_cmp);
-    let median = ppm
-        .get(ppm.len() / 2)
-        .map_or(0.0, |p| freq * (1.0 + p * 1e-6));
-    let (_, rms) = tone(sounding(x), rate);
-    (h.gaps.iter().map(|g| g.1).collect(), median, rms)
 }
 
 #[test]
