@@ -6,34 +6,39 @@
 //!   weight its fit has earned (an estimate within its own noise counts for little);
 //! - `correction` is a proportional term on the buffer error, filtered over [`ERR_TAU_S`] so a
 //!   bursty sender (ffmpeg sends 21 ms of audio at once) or a jittery network does not steer
-//!   the pitch: `GAIN_PER_S` per second of error (1 ms: 10 ppm), at most [`MAX_CORRECTION`].
+//!   the pitch: `GAIN_PER_S` per second of error beyond a dead band of 1 ms (`DEAD_BAND_S`:
+//!   2 ms of error gives 5 ppm), at most [`MAX_CORRECTION`].
 //!
 //! The applied rate then moves towards that at most [`SLEW_PER_S`] per second: pitch never
-//! wobbles faster than a slow glide no listener hears (80 ppm is 0.14 cent; the smallest
+//! wobbles faster than a slow glide no listener hears (50 ppm is 0.09 cent; the smallest
 //! pitch difference trained listeners detect is about 3 cents, 1,700 ppm).
 //!
-//! A buffer far off target is not corrected by pitch (at 80 ppm, 10 ms takes two minutes):
+//! A buffer far off target is not corrected by pitch (at 50 ppm, 10 ms takes 200 s):
 //! when the buffer held at least [`SKIP_S`] too much throughout the last [`WINDOW_S`] (a
 //! sender catching up after a stall) the reader skips ahead by the least excess it saw; when it
 //! held at least [`REPEAT_S`] too little throughout, it steps back by the least shortfall and
 //! plays that stretch again. Each move is a 10 ms crossfade to the best-aligned position
 //! ([`crate::graph::crossfade`]: no silence, a held tone keeps its phase), counted as
 //! a skip or repeat; so is a drop of the source's held target by 5 ms or more (skipped at
-//! once). Pitch correction therefore stays within about `GAIN_PER_S * SKIP_S` (100 ppm) and
+//! once). Pitch correction therefore stays within about `GAIN_PER_S * SKIP_S` (45 ppm) and
 //! [`MAX_CORRECTION`] in every case. The target is the source's held one
 //! ([`crate::source::buffer::SourceBuffer::target_frames`]): it follows a rising jitter target
 //! at once and a falling one slowly, so the target's own noise is not steered either.
 
 /// Time constant of the buffer error filter.
 pub const ERR_TAU_S: f64 = 2.0;
-/// Correction per second of filtered buffer error: 1 ms gives 10 ppm.
-const GAIN_PER_S: f64 = 0.01;
+/// Correction per second of filtered buffer error beyond [`DEAD_BAND_S`]: 1 ms gives 5 ppm.
+const GAIN_PER_S: f64 = 0.005;
+/// Filtered buffer error left alone: the target itself moves by this much as the jitter
+/// estimate breathes, and steering it would bend the pitch for nothing (a millisecond more
+/// or less of latency is not heard; 10 ppm of pitch is not heard either, but it is measured).
+const DEAD_BAND_S: f64 = 0.001;
 /// How long the buffer must stay off target before the reader moves, and the least it held
 /// over that time is how far (long enough to span several of a bursty sender's bursts: the
 /// buffer's low points, just before a burst lands, are what is truly too much).
 const WINDOW_S: f64 = 0.25;
 /// Largest correction for the buffer error.
-pub const MAX_CORRECTION: f64 = 80e-6;
+pub const MAX_CORRECTION: f64 = 50e-6;
 /// Fastest change of the applied rate, per second.
 pub const SLEW_PER_S: f64 = 20e-6;
 /// Excess (the least over [`WINDOW_S`]) beyond which the reader skips ahead.
@@ -42,7 +47,7 @@ pub const SKIP_S: f64 = 0.010;
 const TARGET_DROP_SKIP_S: f64 = 0.005;
 /// Shortfall (the least over [`WINDOW_S`]) beyond which the reader plays a stretch again.
 pub const REPEAT_S: f64 = 0.008;
-/// An error found at a (re)start within this is steered away (at most 5 ppm); beyond it,
+/// An error found at a (re)start within this is left as error (inside the dead band); beyond it,
 /// the excess is taken as part of the target ...
 const ADOPT_FROM_S: f64 = 0.0005;
 /// ... and given back this fast (seconds per second: 2 ppm).
@@ -182,7 +187,8 @@ impl RateControl {
             }
             let err_s = self.err / self.rate;
             self.correction = if settled {
-                (GAIN_PER_S * err_s).clamp(-MAX_CORRECTION, MAX_CORRECTION)
+                let beyond = err_s - err_s.clamp(-DEAD_BAND_S, DEAD_BAND_S);
+                (GAIN_PER_S * beyond).clamp(-MAX_CORRECTION, MAX_CORRECTION)
             } else {
                 0.0
             };
@@ -271,8 +277,9 @@ mod tests {
             assert!((c.applied() - last).abs() <= SLEW_PER_S * 0.006 + 1e-12);
             last = c.applied();
         }
-        // 6 ms, less what the start offset gave back meanwhile: about 60 ppm.
-        assert!((c.applied() - 60e-6).abs() < 3e-6, "{}", c.applied());
+        // 6 ms (less what the start offset gave back meanwhile) beyond the 1 ms dead band:
+        // about 25 ppm.
+        assert!((c.applied() - 25e-6).abs() < 2e-6, "{}", c.applied());
     }
 
     #[test]
@@ -282,7 +289,8 @@ mod tests {
         for _ in 0..5000 {
             // 8 ms more than the target: where the prebuffer happened to fill.
             assert_eq!(c.step(960.0 + 384.0, 960.0, 0.0, true, 0.006), Action::Play);
-            // 0.5 ms of it is steered (5 ppm), the rest kept and given back at 2 ppm.
+            // 0.5 ms of it is left as error (inside the dead band), the rest kept and given
+            // back at 2 ppm.
             let bound = GAIN_PER_S * ADOPT_FROM_S + OFFSET_FALL_PER_S + 3e-6;
             assert!(c.applied().abs() <= bound, "{}", c.applied());
         }
