@@ -6,8 +6,8 @@
 //!   weight its fit has earned (an estimate within its own noise counts for little);
 //! - `correction` is a proportional term on the buffer error, filtered over [`ERR_TAU_S`] so a
 //!   bursty sender (ffmpeg sends 21 ms of audio at once) or a jittery network does not steer
-//!   the pitch: `GAIN_PER_S` per second of error beyond a dead band of 1 ms (`DEAD_BAND_S`:
-//!   2 ms of error gives 5 ppm), at most [`MAX_CORRECTION`].
+//!   the pitch: `GAIN_PER_S` per second of error beyond a dead band of 2 ms (`DEAD_BAND_S`:
+//!   4 ms of error gives 6 ppm), at most [`MAX_CORRECTION`].
 //!
 //! The applied rate then moves towards that at most [`SLEW_PER_S`] per second: pitch never
 //! wobbles faster than a slow glide no listener hears (50 ppm is 0.09 cent; the smallest
@@ -20,19 +20,19 @@
 //! plays that stretch again. Each move is a 10 ms crossfade to the best-aligned position
 //! ([`crate::graph::crossfade`]: no silence, a held tone keeps its phase), counted as
 //! a skip or repeat; so is a drop of the source's held target by 5 ms or more (skipped at
-//! once). Pitch correction therefore stays within about `GAIN_PER_S * SKIP_S` (45 ppm) and
+//! once). Pitch correction therefore stays within about `GAIN_PER_S * SKIP_S` (24 ppm) and
 //! [`MAX_CORRECTION`] in every case. The target is the source's held one
 //! ([`crate::source::buffer::SourceBuffer::target_frames`]): it follows a rising jitter target
 //! at once and a falling one slowly, so the target's own noise is not steered either.
 
 /// Time constant of the buffer error filter.
 pub const ERR_TAU_S: f64 = 2.0;
-/// Correction per second of filtered buffer error beyond [`DEAD_BAND_S`]: 1 ms gives 5 ppm.
-const GAIN_PER_S: f64 = 0.005;
+/// Correction per second of filtered buffer error beyond [`DEAD_BAND_S`]: 1 ms gives 3 ppm.
+const GAIN_PER_S: f64 = 0.003;
 /// Filtered buffer error left alone: the target itself moves by this much as the jitter
-/// estimate breathes, and steering it would bend the pitch for nothing (a millisecond more
-/// or less of latency is not heard; 10 ppm of pitch is not heard either, but it is measured).
-const DEAD_BAND_S: f64 = 0.001;
+/// estimate breathes, and steering it would bend the pitch for nothing (2 ms more or less of
+/// latency is not heard; 10 ppm of pitch is not heard either, but it is measured).
+const DEAD_BAND_S: f64 = 0.002;
 /// How long the buffer must stay off target before the reader moves, and the least it held
 /// over that time is how far (long enough to span several of a bursty sender's bursts: the
 /// buffer's low points, just before a burst lands, are what is truly too much).
@@ -277,9 +277,9 @@ mod tests {
             assert!((c.applied() - last).abs() <= SLEW_PER_S * 0.006 + 1e-12);
             last = c.applied();
         }
-        // 6 ms (less what the start offset gave back meanwhile) beyond the 1 ms dead band:
-        // about 25 ppm.
-        assert!((c.applied() - 25e-6).abs() < 2e-6, "{}", c.applied());
+        // 6 ms (less what the start offset gave back meanwhile) beyond the dead band.
+        let expected = GAIN_PER_S * (0.006 - DEAD_BAND_S);
+        assert!((c.applied() - expected).abs() < 2e-6, "{} vs {expected}", c.applied());
     }
 
     #[test]

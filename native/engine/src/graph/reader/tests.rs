@@ -189,7 +189,7 @@ fn drifting_senders_play_for_an_hour_without_drops_or_repeats() {
         // Bounded buffer: level stays near the 20 ms target (plus one packet of sawtooth). A
         // -300 ppm sender drains about 2.4 ms before its drift is first estimated (8 s) and as
         // much again while the rate slews to it (15 s), on top of the packet sawtooth; the
-        // buffer correction only pushes back beyond its 1 ms dead band.
+        // buffer correction only pushes back beyond its 2 ms dead band.
         assert!(
             o.min_level_ms > 6.0 && o.max_level_ms < 40.0,
             "{ppm}: {} - {}",
