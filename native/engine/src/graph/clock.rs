@@ -279,7 +279,11 @@ mod tests {
         }
         // 6 ms (less what the start offset gave back meanwhile) beyond the dead band.
         let expected = GAIN_PER_S * (0.006 - DEAD_BAND_S);
-        assert!((c.applied() - expected).abs() < 2e-6, "{} vs {expected}", c.applied());
+        assert!(
+            (c.applied() - expected).abs() < 2e-6,
+            "{} vs {expected}",
+            c.applied()
+        );
     }
 
     #[test]
