@@ -85,6 +85,28 @@ async function followTheTone(page: Page, meter: Locator, readout: RegExp) {
   await until('the waveform flat again', async () => (await drawnRows(page)) <= 6);
 }
 
+/** A group's meter reads silence, then the harness's tone sent to PC while it plays (`during`
+ * runs then), then silence again. */
+async function groupMeterFollowsTheTone(meter: Locator, during?: () => Promise<void>) {
+  await new Promise((r) => setTimeout(r, 700));
+  assert.equal(await meter.getAttribute('aria-valuetext'), 'silent');
+  const stop = await sendScream(screamPort, ['127.0.0.1']);
+  try {
+    await until("the member's tone on the group meter", async () =>
+      /^-14\.[5-9] dB$/.test((await meter.getAttribute('aria-valuetext')) ?? ''),
+    );
+    const peak = Number(await meter.getAttribute('data-peak'));
+    assert.ok(Math.abs(peak - 6000 / 32767) < 0.01, `peak ${peak}`);
+    await during?.();
+  } finally {
+    stop();
+  }
+  await until(
+    'silence on the group meter',
+    async () => (await meter.getAttribute('aria-valuetext')) === 'silent',
+  );
+}
+
 describe('levels', () => {
   test("the sink's meter and the visualizer move for a routed tone and stay flat for silence", async () => {
     const { page, context, errors } = await run.open();
@@ -176,13 +198,7 @@ describe('levels', () => {
       const card = page.getByRole('article', { name: 'Both' });
       const meter = card.getByRole('meter', { name: 'Level of Both' });
       await meter.waitFor();
-      await new Promise((r) => setTimeout(r, 700));
-      assert.equal(await meter.getAttribute('aria-valuetext'), 'silent');
-      const stop = await sendScream(screamPort, ['127.0.0.1']);
-      try {
-        await until("the member's tone on the group meter", async () =>
-          /^-14\.[5-9] dB$/.test((await meter.getAttribute('aria-valuetext')) ?? ''),
-        );
+      await groupMeterFollowsTheTone(meter, async () => {
         // Made the active source, the strip meters the group the same way.
         await card.getByRole('button', { name: 'Both', exact: true }).click();
         const strip = page.getByRole('region', { name: 'Active source' });
@@ -190,18 +206,41 @@ describe('levels', () => {
         await until('the tone on the active strip', async () =>
           /^-14\.[5-9] dB$/.test((await stripMeter.getAttribute('aria-valuetext')) ?? ''),
         );
-      } finally {
-        stop();
-      }
-      await until(
-        'silence on the group meter',
-        async () => (await meter.getAttribute('aria-valuetext')) === 'silent',
-      );
+      });
       assert.deepEqual(errors, []);
       await context.close();
     } finally {
       await run.api('DELETE', '/sources/Both');
       await run.api('DELETE', '/sources/Radio');
+    }
+  });
+
+  test("a sink group's card meters its loudest member: a tone sent to one member moves it", async () => {
+    const extra = await receivers(1);
+    await run.api('POST', '/sinks', {
+      name: 'Den',
+      ip: '127.0.0.1',
+      port: extra[0]!.address().port,
+    });
+    await run.api('POST', '/sinks', {
+      name: 'Downstairs',
+      is_group: true,
+      group_members: ['Kitchen', 'Den'],
+    });
+    try {
+      const { page, context, errors } = await run.open();
+      await ready(page);
+      const card = page.getByRole('article', { name: 'Downstairs' });
+      const meter = card.getByRole('meter', { name: 'Level sent to Downstairs' });
+      await meter.waitFor();
+      // PC plays to Kitchen only; Den (a member with no route) stays silent.
+      await groupMeterFollowsTheTone(meter);
+      assert.deepEqual(errors, []);
+      await context.close();
+    } finally {
+      await run.api('DELETE', '/sinks/Downstairs');
+      await run.api('DELETE', '/sinks/Den');
+      for (const s of extra) s.close();
     }
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { combineLevels, groupLeaves } from '../src/lib/levels';
+import { combineLevels, groupLeaves, loudestLevels } from '../src/lib/levels';
 
 test("a group's level: the loudest member's peak, the power sum of the members' RMS", () => {
   const combined = combineLevels([
@@ -19,6 +19,23 @@ test("a group's level: the loudest member's peak, the power sum of the members' 
   assert.deepEqual(two.peak, [0.5]);
   assert.ok(Math.abs(20 * Math.log10(two.rms[0]! / 0.25) - 3.01) < 0.01);
   assert.equal(combineLevels([]), null);
+});
+
+test("a sink group's level: the loudest member's peak and RMS, the same signal not summed", () => {
+  const loudest = loudestLevels([
+    { peak: [0.5, 0.1], rms: [0.3, 0.04] },
+    { peak: [0.2, 0.4], rms: [0.4, 0.03] },
+    { peak: [0.9], rms: [0] }, // mono: only the first channel
+  ])!;
+  assert.deepEqual(loudest.peak, [0.9, 0.4]);
+  assert.deepEqual(loudest.rms, [0.4, 0.04]);
+  // Two members sending the same mix read as one, not +3 dB.
+  const two = loudestLevels([
+    { peak: [0.5], rms: [0.25] },
+    { peak: [0.5], rms: [0.25] },
+  ])!;
+  assert.deepEqual(two, { peak: [0.5], rms: [0.25] });
+  assert.equal(loudestLevels([]), null);
 });
 
 test("a group's leaves: nested groups opened, each leaf once, unknown names and cycles skipped", () => {

@@ -60,24 +60,45 @@ export interface ChannelLevels {
 }
 
 /**
- * A source group's level from its members' (the engine measures each member; a group plays
- * their mix): per channel, the loudest member's peak, and the RMS of independent signals summed,
- * the square root of the sum of their squares. `null` when no member was measured.
+ * Members' levels folded per channel: the loudest peak, and the RMS values folded by `rms`
+ * (from 0). `null` when no member was measured.
  */
-export function combineLevels(members: readonly ChannelLevels[]): ChannelLevels | null {
+function foldLevels(
+  members: readonly ChannelLevels[],
+  rms: (acc: number, r: number) => number,
+  finish: (acc: number) => number = (x) => x,
+): ChannelLevels | null {
   if (members.length === 0) return null;
   const channels = Math.max(...members.map((m) => m.peak.length));
   const peak = new Array<number>(channels).fill(0);
-  const power = new Array<number>(channels).fill(0);
+  const acc = new Array<number>(channels).fill(0);
   for (const m of members) {
     m.peak.forEach((p, c) => {
       peak[c] = Math.max(peak[c]!, p);
     });
     m.rms.forEach((r, c) => {
-      power[c]! += r * r;
+      acc[c] = rms(acc[c]!, r);
     });
   }
-  return { peak, rms: power.map(Math.sqrt) };
+  return { peak, rms: acc.map(finish) };
+}
+
+/**
+ * A source group's level from its members' (the engine measures each member; a group plays
+ * their mix): per channel, the loudest member's peak, and the RMS of independent signals summed,
+ * the square root of the sum of their squares. `null` when no member was measured.
+ */
+export function combineLevels(members: readonly ChannelLevels[]): ChannelLevels | null {
+  return foldLevels(members, (power, r) => power + r * r, Math.sqrt);
+}
+
+/**
+ * A sink group's level from its member sinks' (each sends the group's mix at its own volume and
+ * equalizer, so the signals are the same, not independent): per channel, the loudest member's
+ * peak and the loudest member's RMS. `null` when no member was measured.
+ */
+export function loudestLevels(members: readonly ChannelLevels[]): ChannelLevels | null {
+  return foldLevels(members, Math.max);
 }
 
 /** What a group is made of: its members by name, nested groups opened, each leaf once. */

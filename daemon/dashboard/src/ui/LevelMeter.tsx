@@ -4,10 +4,11 @@
 // which the reading it announces follows too. Drawn by writing CSS variables on its own elements
 // (composited transforms), only when a bar moves by a visible step, so 30 messages a second
 // never re-render React; the reading for screen readers changes at most 4 times a second. A
-// source group's meter combines its member sources' (the loudest peak, the power sum of RMS).
+// source group's meter combines its member sources' (the loudest peak, the power sum of RMS); a
+// sink group's shows its loudest member sink's.
 import { useEffect, useRef } from 'react';
 import { levelSocket } from '../api/levels';
-import { combineLevels, fallTowards, formatDb, meterFraction } from '../lib/levels';
+import { combineLevels, fallTowards, formatDb, loudestLevels, meterFraction } from '../lib/levels';
 
 const MAX_BARS = 8;
 /** The smallest change of a bar worth a style update (of the bar's width). */
@@ -24,7 +25,8 @@ export function LevelMeter({
   name: string;
   /** A sink's meter shows what it sends; a source's, what it sends into the routes. */
   kind?: 'sink' | 'source';
-  /** A source group's: the config_ids of the sources it plays, combined (combineLevels). */
+  /** A group's: the config_ids of the members it plays, combined (combineLevels for sources,
+   * loudestLevels for sinks). */
   members?: readonly string[];
 }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -38,8 +40,8 @@ export function LevelMeter({
     let at = performance.now();
     let announcedAt = 0;
     let announced = '';
-    // Every sink's meter shares one subscription (all sinks); a source's names it, a source
-    // group's its members.
+    // Every sink's meter (a sink group's too) shares one subscription (all sinks); a source's
+    // names it, a source group's its members.
     const group = memberIds === undefined ? null : new Set(memberIds.split(',').filter(Boolean));
     const source = group ? [...group].sort().join(',') : configId;
     if (kind === 'source' && !source) return; // A group with no member: nothing to measure.
@@ -47,7 +49,9 @@ export function LevelMeter({
     return levelSocket().subscribe({ ...query, detail: 'meter' }, (message) => {
       const all = kind === 'sink' ? message.sinks : message.sources;
       const levels = group
-        ? combineLevels(all.filter((s) => group.has(s.config_id)))
+        ? (kind === 'sink' ? loudestLevels : combineLevels)(
+            all.filter((s) => group.has(s.config_id)),
+          )
         : all.find((s) => s.config_id === configId);
       const now = performance.now();
       const elapsed = (now - at) / 1000;

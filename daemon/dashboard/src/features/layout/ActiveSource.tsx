@@ -10,7 +10,7 @@ import { setVolume } from '../entities/actions';
 import { MuteButton } from '../entities/CardControls';
 import { MediaButtons } from '../entities/MediaButtons';
 import { VncLink } from '../entities/VncLink';
-import { GroupLevel } from '../sources/GroupLevel';
+import { GroupLevel } from '../groups/GroupLevel';
 import { activeSource } from './registry';
 
 /** The active source: the one chosen on this device, else the first favorite source, else the first. */

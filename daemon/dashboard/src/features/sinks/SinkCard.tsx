@@ -9,6 +9,7 @@ import { sinkCounters, sinkFormat, sinkKind } from '../entities/describe';
 import { EntityMenu } from '../entities/EntityMenu';
 import { ListenButton } from '../entities/ListenButton';
 import { StreamLink } from '../entities/StreamLink';
+import { GroupLevel } from '../groups/GroupLevel';
 import { useCardRef } from '../layout/registry';
 import { Members } from '../sources/Members';
 
@@ -50,7 +51,11 @@ export const SinkCard = memo(function SinkCard({
         {format && <> · {format}</>}
       </p>
       <SinkStatus id={sink.config_id} />
-      {!sink.is_group && <LevelMeter configId={sink.config_id} name={sink.name} />}
+      {sink.is_group ? (
+        <GroupLevel group={sink} kind="sink" />
+      ) : (
+        <LevelMeter configId={sink.config_id} name={sink.name} />
+      )}
       {sink.is_group && <Members names={sink.group_members} />}
       <CardControls kind="sink" entity={sink} />
       <div className="card-listen">

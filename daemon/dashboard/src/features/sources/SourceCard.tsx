@@ -7,8 +7,8 @@ import { CardControls, FavoriteButton } from '../entities/CardControls';
 import { sourceAddress, sourceCounters, sourceKind } from '../entities/describe';
 import { EntityMenu } from '../entities/EntityMenu';
 import { VncLink } from '../entities/VncLink';
+import { GroupLevel } from '../groups/GroupLevel';
 import { activeSource, useCardRef } from '../layout/registry';
-import { GroupLevel } from './GroupLevel';
 import { Members } from './Members';
 
 /** A source: click its name to make it the active source; drag its port onto a sink to route it. */
