@@ -106,6 +106,9 @@ describe('on a 375 px phone', () => {
   test('the overflow check finds a page wider than the screen', async () => {
     const { page } = await openPage(site.browser, phone);
     await page.goto(site.url('/docs/rtp-configuration/'));
+    // After hydration: React may otherwise re-render the article and drop the paragraph added
+    // below (one CI run measured no overflow that way).
+    await waitForHydration(page);
     await page.evaluate(() => {
       const code = document.createElement('code');
       code.style.whiteSpace = 'nowrap';
@@ -117,7 +120,7 @@ describe('on a 375 px phone', () => {
       document.querySelector('article h1')?.after(paragraph);
     });
     const { scrollWidth, width, culprits } = await overflowOf(page);
-    assert.ok(scrollWidth > width);
+    assert.ok(scrollWidth > width, `${scrollWidth} px wide on a ${width} px screen`);
     assert.ok(
       culprits.some((c) => c.startsWith('<code>')),
       culprits.join('\n'),
