@@ -20,8 +20,8 @@
 //! plays that stretch again. Each move is a 10 ms crossfade to the best-aligned position
 //! ([`crate::graph::crossfade`]: no silence, a held tone keeps its phase), counted as
 //! a skip or repeat; so is a drop of the source's held target by 5 ms or more (skipped at
-//! once). Pitch correction therefore stays within about `GAIN_PER_S * SKIP_S` (24 ppm) and
-//! [`MAX_CORRECTION`] in every case. The target is the source's held one
+//! once). Pitch correction therefore stays within about `GAIN_PER_S * (SKIP_S - DEAD_BAND_S)`
+//! (24 ppm) and [`MAX_CORRECTION`] in every case. The target is the source's held one
 //! ([`crate::source::buffer::SourceBuffer::target_frames`]): it follows a rising jitter target
 //! at once and a falling one slowly, so the target's own noise is not steered either.
 
@@ -277,13 +277,9 @@ mod tests {
             assert!((c.applied() - last).abs() <= SLEW_PER_S * 0.006 + 1e-12);
             last = c.applied();
         }
-        // 6 ms (less what the start offset gave back meanwhile) beyond the dead band.
-        let expected = GAIN_PER_S * (0.006 - DEAD_BAND_S);
-        assert!(
-            (c.applied() - expected).abs() < 2e-6,
-            "{} vs {expected}",
-            c.applied()
-        );
+        // 6 ms (less what the start offset gave back meanwhile) beyond the 2 ms dead band at
+        // 3 ppm per ms: about 12 ppm.
+        assert!((c.applied() - 12e-6).abs() < 2e-6, "{}", c.applied());
     }
 
     #[test]
