@@ -40,6 +40,15 @@ export const suites = [
     ],
     format: 'cargo',
   },
+  // The DSP and engine tests again with the CPU's best instruction set masked (TRIBUTARY_SIMD:
+  // AVX-512 -> avx2, AVX2 -> sse2), so a machine with it proves the suite passes without it.
+  {
+    name: 'native: masked SIMD',
+    min: 205,
+    cmd: 'node',
+    args: ['scripts/test-masked-simd.mjs'],
+    format: 'cargo',
+  },
   // The ESP32-S3 firmware's portable C core, built with CMake and run under ASan/UBSan (cmocka).
   {
     name: 'firmware: host tests (C)',

@@ -133,6 +133,7 @@ function stats(
       uptime_s: 1,
       cpu_s: 0,
       cpu_percent: 1,
+      simd: { best: 'avx2', used: 'avx2', problem: null },
       queue_overflows: 0,
       unknown_packets: 0,
       malformed_unknown: 0,

@@ -46,6 +46,8 @@ Audio engine (ports are comma-separated lists; off for none):
   WEBRTC_ADDRESSES              Addresses WebRTC listening binds and announces (default ENGINE_BIND
                                 when it is one address, else every interface's)
   WEBRTC_PORT                   UDP port of WebRTC listening (default 0: one the system picks)
+  TRIBUTARY_SIMD                Run the DSP kernels as a lesser CPU would: sse2, avx2 or avx512
+                                (default: this CPU's best; never more than it has)
 `;
 
 export async function run(argv: string[], io: CommandIO = processIO): Promise<number> {
