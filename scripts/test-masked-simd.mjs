@@ -45,7 +45,7 @@ function main() {
       ? `this CPU's best is the baseline (${best}): nothing to mask, the tests run as before`
       : `this CPU's best is ${best}: the DSP and engine tests again with TRIBUTARY_SIMD=${masked}`,
   );
-  const args = ['test', '-p', 'tributary-dsp', '-p', 'tributary-engine', '--quiet'];
+  const args = ['test', '-p', 'tributary-dsp', '-p', 'tributary-engine'];
   args.push('--no-fail-fast', '--features', 'tributary-engine/fault-injection');
   process.exit(cargo(args, { TRIBUTARY_SIMD: masked }, 'inherit').status ?? 1);
 }
