@@ -160,6 +160,7 @@ function stats(
     unknown_senders: [],
     streams: [],
     discovery: DISCOVERY_OFF,
+    refusals: { unknown_host: 0, cross_site: 0, vnc_not_rfb: 0, last: null },
     ...extra,
   };
 }

@@ -26,6 +26,9 @@ Environment:
   CONFIGURATION_RELOAD_TIMEOUT  Seconds after a hand edit before the file is reloaded (default 3)
   API_TOKEN                     Require this token on every request (Bearer header or cookie
                                 tributary_token); unset: the API is open
+  ALLOWED_HOSTS                 Names (or addresses) browsers may reach the server by besides its
+                                own (its addresses, localhost, host name, HOST.local), comma-
+                                separated; a request naming another host gets 421
   LOG_LEVEL                     fatal, error, warn, info (default), debug, trace, silent
   LOG_FORMAT                    auto (default: readable lines on a terminal, else JSON lines),
                                 json, or pretty

@@ -177,7 +177,7 @@ describe('MP3 over HTTP', () => {
         's=socket.socket()\n' +
         's.setsockopt(socket.SOL_SOCKET,socket.SO_RCVBUF,4096)\n' +
         `s.connect(("127.0.0.1",${port}))\n` +
-        's.sendall(b"GET /stream/127.0.0.1/ HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")\n' +
+        's.sendall(b"GET /stream/127.0.0.1/ HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\n\\r\\n")\n' +
         'time.sleep(120)\n',
     ]);
     t.after(() => stalled.kill());

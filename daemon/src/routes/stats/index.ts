@@ -14,6 +14,7 @@ const statsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     ...engine.stats(),
     discovery: fastify.discovery.status(),
     streams: [...fastify.streams.stats(), ...fastify.whep.stats()],
+    refusals: fastify.refusals.stats(),
   });
 
   fastify.get(
