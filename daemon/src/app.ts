@@ -71,8 +71,8 @@ export const fastifyOptions = {
 /**
  * Builds the Tributary HTTP application as a Fastify plugin. `server.ts` registers it and is
  * the only place that listens; tests register it on an un-listened instance and use `inject`.
- * Order: request validation and schemas, OpenAPI, errors, the guards (Host, cross-site, token),
- * WebSockets, services, routes.
+ * Order: request validation and schemas, OpenAPI, errors, WebSockets, the guards (Host,
+ * cross-site, token), services, routes.
  * Not encapsulated (fastify-plugin), so its services (`configStore`, `swagger()`) are visible on
  * the instance it is registered on.
  */
@@ -84,12 +84,9 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
   for (const schema of sharedSchemas) fastify.addSchema(schema);
   await fastify.register(swagger, openapiOptions);
   await fastify.register(errorHandler);
-  // The guards every request meets, in this order: a Host naming this server (421), not from
-  // another site's page when it changes something or opens a WebSocket (403), the token (401).
-  await fastify.register(refusals);
-  await fastify.register(hostCheck, { allowedHosts: options.allowedHosts ?? [] });
-  await fastify.register(crossSite);
-  await fastify.register(auth, { apiToken: options.apiToken });
+  // WebSockets before the guards: its onRequest hook marks an upgrade request, and only a marked
+  // one has its socket closed after a refusal (a refused upgrade's socket is no longer the HTTP
+  // server's to close: it would stay open, one file descriptor per refused attempt).
   await fastify.register(websocket, {
     // On shutdown, say goodbye (1001 Going Away) and drop connections that do not answer
     // quickly, instead of waiting for the 30 s closing-handshake timeout.
@@ -102,6 +99,12 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
     },
   });
 
+  // The guards every request meets, in this order: a Host naming this server (421), not from
+  // another site's page when it changes something or opens a WebSocket (403), the token (401).
+  await fastify.register(refusals);
+  await fastify.register(hostCheck, { allowedHosts: options.allowedHosts ?? [] });
+  await fastify.register(crossSite);
+  await fastify.register(auth, { apiToken: options.apiToken });
   // Services: named fastify-plugins (src/services/), each decorating the instance with what it
   // offers; a service may depend on one before it by name (`dependencies: ['config-store']`).
   // A new service is one entry here.
