@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { type AppOptions, app, fastifyOptions } from '../src/app.js';
 import type { CommandIO } from '../src/commands/types.js';
 import type { EngineSettings } from '../src/settings/engine.js';
@@ -59,15 +59,18 @@ export interface Built extends FastifyInstance {
  */
 export async function build(
   t: TestContext,
-  options: Partial<AppOptions> & { dir?: string } = {},
+  options: Partial<AppOptions> & { dir?: string; routes?: RouteOptions[] } = {},
 ): Promise<Built> {
+  const { routes, ...appOptions } = options;
   const dir = options.dir ?? tempDir(t);
   const fastify = Fastify({ ...fastifyOptions, logger: false });
+  // The route table, for tests that walk every route (a route added later is covered too).
+  if (routes) fastify.addHook('onRoute', (route) => void routes.push(route));
   await fastify.register(app, {
     configPath: join(dir, 'config.yaml'),
     equalizerPath: join(dir, 'equalizers.yaml'),
     reloadTimeoutMs: 60_000,
-    ...options,
+    ...appOptions,
   });
   await fastify.ready();
   t.after(() => fastify.close());
