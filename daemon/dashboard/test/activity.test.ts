@@ -159,6 +159,12 @@ function stats(
     unknown_senders: [],
     streams: [],
     discovery: DISCOVERY_OFF,
+    feeds: {
+      bound_bytes: 1 << 20,
+      config: { clients: 1, messages: 1, skipped: 0, closed_slow: 0 },
+      stats: { clients: 1, messages: 1, skipped: 0, closed_slow: 0 },
+      levels: { clients: 0, messages: 0, skipped: 0, closed_slow: 0 },
+    },
     ...extra,
   };
 }

@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UpgradeRequiredError } from '../errors.js';
 import { nameRules } from '../schema/common.js';
 import { ErrorResponse } from '../schema/problem.js';
+import type { FeedMessage, FeedSocket } from '../services/feeds.js';
 
 const errorDescriptions = {
   400: 'Invalid input (body or URL, a name breaking the rule of names included): the body names the field, the rule broken and the value given.',
@@ -78,13 +79,16 @@ export async function upgradeRequired(request: FastifyRequest, reply: FastifyRep
 
 /**
  * Feeds a WebSocket JSON messages: `start(send)` sends what there is now and returns how to stop
- * sending later ones, which happens when the socket closes or fails. Nothing is sent to a socket
- * that is no longer open.
+ * sending later ones, which happens when the socket closes or fails; `send` takes a message or a
+ * function making it (called only if it is sent). `send` is the feed's
+ * (`fastify.feeds.open`): nothing goes to a socket that is no longer open, and a client that
+ * does not read is closed or skipped (src/services/feeds.ts).
  */
-export function feed(socket: WebSocket, start: (send: (message: object) => void) => () => void) {
-  const stop = start((message) => {
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
-  });
+export function feed(
+  { socket, send }: FeedSocket,
+  start: (send: (message: FeedMessage) => void) => () => void,
+) {
+  const stop = start(send);
   socket.on('close', stop);
   socket.on('error', stop);
 }

@@ -4,6 +4,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { StreamStats, WebrtcStreamStats } from '../streams/schema.js';
 import { DiscoveryStatus } from './discovery-status.js';
+import { FeedsStats } from './feeds.js';
 
 const count = (description: string) => Type.Number({ minimum: 0, description });
 
@@ -229,6 +230,7 @@ export const StatsMessage = Type.Object(
         'Streams of sinks that had a listener: MP3 (GET /stream/{ip}/, format mp3) and WebRTC ' +
         '(WHEP, format webrtc).',
     }),
+    feeds: FeedsStats,
   },
   { title: 'StatsMessage', additionalProperties: false },
 );

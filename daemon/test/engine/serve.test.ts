@@ -4,19 +4,11 @@ import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startDaemon } from '../daemon-process.js';
+import { engineOnLoopback, startDaemon } from '../daemon-process.js';
 import { tempDir } from '../helpers.js';
 
-const engineEnv = {
-  ENGINE: 'on',
-  ENGINE_BIND: '127.0.0.1',
-  SCREAM_PORTS: '0',
-  SCREAM_TAGGED_PORT: 'off',
-  RTP_PORTS: 'off',
-};
-
 test('serve plays a configured route and SIGTERM stops the engine cleanly', async (t) => {
-  const daemon = await startDaemon(tempDir(t), engineEnv);
+  const daemon = await startDaemon(tempDir(t), engineOnLoopback);
   t.after(() => daemon.stop('SIGKILL'));
   const rx = createSocket('udp4');
   await new Promise<void>((resolve) => rx.bind(0, '127.0.0.1', () => resolve()));
