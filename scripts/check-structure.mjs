@@ -7,7 +7,9 @@
 //     `import`/`export ... from`);
 //   - a README.md in every folder of `README_FOLDERS`;
 //   - no source file (Rust, TypeScript, JavaScript, C) under `LENGTH_ROOTS` longer than 450 lines,
-//     except generated files and the exceptions listed in structure/files.mjs with their reason.
+//     except generated files and the exceptions listed in structure/files.mjs with their reason;
+//   - every file under a test folder that declares node:test tests has the name its suite's runner
+//     picks, and every file so named declares tests (structure/test-files.mjs).
 // Code under `#[cfg(test)]` (inline test modules and test-only module files) is left out of the
 // Rust graph: tests may use whatever they test. The parts live in scripts/structure/.
 import { existsSync, readdirSync } from 'node:fs';
@@ -16,11 +18,13 @@ import { fileURLToPath } from 'node:url';
 import { findCycles } from './structure/cycles.mjs';
 import { GENERATED, LONG_FILE_EXCEPTIONS, longFiles, MAX_LINES } from './structure/files.mjs';
 import { rustGraph } from './structure/rust-graph.mjs';
+import { TEST_FOLDERS, testFileProblems } from './structure/test-files.mjs';
 import { tsGraph } from './structure/ts-graph.mjs';
 
 export { findCycles } from './structure/cycles.mjs';
 export { GENERATED, LONG_FILE_EXCEPTIONS, longFiles, MAX_LINES, walk } from './structure/files.mjs';
 export { expandUseTree, rustGraph, stripRust } from './structure/rust-graph.mjs';
+export { declaresTests, TEST_FOLDERS, testFileProblems } from './structure/test-files.mjs';
 export { tsGraph } from './structure/ts-graph.mjs';
 
 /** The TypeScript programs whose files must not import each other in a circle. */
@@ -58,7 +62,10 @@ export const README_FOLDERS = [
 ];
 
 /** Every structure problem of the repository at `repo`, as lines of text (none: all is well). */
-export function check(repo, { exceptions = LONG_FILE_EXCEPTIONS, readmes = README_FOLDERS } = {}) {
+export function check(
+  repo,
+  { exceptions = LONG_FILE_EXCEPTIONS, readmes = README_FOLDERS, testFolders = TEST_FOLDERS } = {},
+) {
   const problems = [];
   const report = [];
   for (const folder of readmes) {
@@ -100,6 +107,9 @@ export function check(repo, { exceptions = LONG_FILE_EXCEPTIONS, readmes = READM
     `files over ${MAX_LINES} lines in ${LENGTH_ROOTS.join('/, ')}/: ${long.length}` +
       ` (generated, not counted: ${[...GENERATED].join(', ')})`,
   );
+  const tests = testFileProblems(repo, testFolders);
+  problems.push(...tests);
+  report.push(`test files outside their suite's pattern: ${tests.length}`);
   return { problems, report };
 }
 

@@ -2,11 +2,14 @@
 // Runs every suite in scripts/test-suites.mjs, streams its output, reads its counts and judges
 // them (scripts/test-results.mjs), then prints a summary ending with the whole run's
 // "N passed, N failed, N skipped". Exits non-zero if any test failed or any suite broke a rule:
-// no readable summary, nothing passed, fewer tests than its minimum, or (CI=true) a skip caused by
-// the environment.
+// no readable summary, nothing passed, fewer tests than scripts/test-inventory.json records, or
+// (CI=true) a skip or todo scripts/allowed-skips.json does not list.
+// `--record` (with or without suite names) writes the inventory of the suites run, when every
+// one of them passed: how tests are removed on purpose.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chooseByName } from './choose-by-name.mjs';
+import { readAllowedSkips, readInventory, recorded, writeInventory } from './test-inventory.mjs';
 import { isCi, judge, parseCounts, summaryLines } from './test-results.mjs';
 import { suites } from './test-suites.mjs';
 
@@ -36,18 +39,43 @@ function run(suite) {
 }
 
 async function main() {
-  const chosen = chooseByName(suites, process.argv.slice(2), 'suite');
+  const words = process.argv.slice(2);
+  const record = words.includes('--record');
+  const chosen = chooseByName(
+    suites,
+    words.filter((w) => w !== '--record'),
+    'suite',
+  );
   const ci = isCi();
+  const inventory = readInventory();
+  const allowedSkips = readAllowedSkips();
   const results = [];
+  const runs = [];
   for (const suite of chosen) {
     console.log(`\n=== ${suite.name}: ${suite.cmd} ${suite.args.join(' ')}`);
     const started = Date.now();
     const { output, code } = await run(suite);
-    const result = judge(suite, parseCounts(suite.format, output, code), code, { ci });
+    const counts = parseCounts(suite.format, output, code);
+    const result = judge(suite, counts, code, {
+      ci,
+      expected: record ? undefined : inventory[suite.name],
+      allowed: allowedSkips.filter((a) => a.suite === suite.name),
+    });
     results.push({ ...result, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+    if (counts) runs.push({ name: suite.name, counts });
   }
   console.log(`\n${summaryLines(results).join('\n')}`);
-  process.exit(results.some((r) => r.failed) ? 1 : 0);
+  const failed = results.some((r) => r.failed);
+  if (record) {
+    if (failed) console.log('\ninventory not recorded: a suite failed');
+    else {
+      writeInventory(recorded(inventory, runs));
+      console.log(
+        `\nrecorded ${runs.map((r) => r.name).join(', ')} in scripts/test-inventory.json`,
+      );
+    }
+  }
+  process.exit(failed ? 1 : 0);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

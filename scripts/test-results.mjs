@@ -1,8 +1,9 @@
 // How `npm test` reads and judges a suite's output: its passed, failed, skipped and todo counts,
-// the skips the machine caused (a missing tool, not root, no git checkout), and the rules that make
-// a run red even when no test reported a failure: nothing passed, fewer tests than the suite's
-// committed minimum, or (with CI=true, where everything is installed and tests run as root) any
-// skip caused by the environment.
+// the names of its tests and of the ones it skipped (where the runner prints them), the skips the
+// machine caused (a missing tool, not root, no git checkout), and the rules that make a run red
+// even when no test reported a failure: nothing passed, fewer tests than the committed inventory
+// (scripts/test-inventory.json) lists for the suite, or, with CI=true (everything installed, run
+// as root), any skip or todo that scripts/allowed-skips.json does not list with its reason.
 //
 // How a test says "skipped because of this machine":
 // - node:test: `t.skip('env: <why>')` or `test(name, { skip: 'env: <why>' }, ...)`; the spec
@@ -20,13 +21,55 @@ export function isCi(env = process.env) {
   return /^(1|true|yes)$/i.test(env.CI ?? '');
 }
 
+/** A suite's parsed output with nothing in it. */
+const NONE = { passed: 0, failed: 0, skipped: 0, todo: 0, envSkips: [], skips: [], names: [] };
+
 const sumOf = (text, re) => [...text.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0);
 
 /** The environment skips a node:test run reported (spec and TAP reporters). */
 function nodeEnvSkips(text) {
-  const spec = [...text.matchAll(/^\s*﹣ (.+?) \([\d.]+m?s\) # env: (.*)$/gm)];
-  const tap = [...text.matchAll(/^\s*ok \d+ - (.+?) # SKIP env: (.*)$/gm)];
-  return [...spec, ...tap].map(([, test, reason]) => ({ test, reason: reason.trim() }));
+  return nodeSkips(text)
+    .filter((s) => s.reason.startsWith('env: '))
+    .map(({ test, reason }) => ({ test, reason: reason.slice(5).trim() }));
+}
+
+/**
+ * Every skipped and todo test a node:test run named, with its reason. Spec: `﹣ name (1ms) # why`
+ * is a skip, `✔ name (1ms) # why` (a comment after a result) a todo; TAP: `# SKIP`, `# TODO`.
+ */
+function nodeSkips(text) {
+  const spec = [...text.matchAll(/^\s*([﹣✔✖]) (.+?) \([\d.]+m?s\) # (.*)$/gm)].map(
+    ([, mark, test, why]) => ({ test, reason: mark === '﹣' ? why.trim() : todo(why) }),
+  );
+  const tap = [...text.matchAll(/^\s*(?:not )?ok \d+ - (.+?) # (SKIP|TODO)\b ?(.*)$/gm)].map(
+    ([, test, kind, why]) => ({ test, reason: kind === 'TODO' ? todo(why) : why.trim() || 'SKIP' }),
+  );
+  return dedupe([...spec, ...tap]);
+}
+
+/** A todo's reason: `todo`, or `todo: why` when it gave one. */
+const todo = (why) => (why.trim() && why.trim() !== 'TODO' ? `todo: ${why.trim()}` : 'todo');
+
+/** Whether a skip's reason says it is a todo. */
+const isTodo = (reason) => /^todo(:|$)/.test(reason);
+
+/** The names of every test (and suite) a node:test run reported, spec and TAP reporters. */
+function nodeNames(text) {
+  const spec = [...text.matchAll(/^\s*[✔✖﹣] (.+?) \([\d.]+m?s\)(?: # .*)?$/gm)];
+  const tap = [...text.matchAll(/^\s*(?:not )?ok \d+ - (.+?)(?: # (?:SKIP|TODO)\b.*)?$/gm)];
+  return [...new Set([...spec, ...tap].map((m) => m[1]))].sort();
+}
+
+/** Cargo's `test NAME ... ok|FAILED|ignored` lines (without --quiet): names, and ignored ones. */
+function cargoNames(text) {
+  return [...new Set([...text.matchAll(/^test (\S+) \.\.\. /gm)].map((m) => m[1]))].sort();
+}
+
+function cargoIgnored(text) {
+  return [...text.matchAll(/^test (\S+) \.\.\. ignored(?:, (.*))?$/gm)].map(([, test, why]) => ({
+    test,
+    reason: why?.trim() || 'ignored',
+  }));
 }
 
 /** `ENV-SKIP <name>: <why>` lines, anywhere on a line (cargo's progress dots may precede one). */
@@ -37,17 +80,31 @@ function markerEnvSkips(text) {
   }));
 }
 
+/** A list of skips without repeats (the spec reporter prints failing tests twice). */
+function dedupe(skips) {
+  const seen = new Set();
+  return skips.filter(({ test, reason }) => {
+    const key = `${test}\u0000${reason}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /**
  * The counts a suite's output reports, or null when it has no summary to read.
+ * `names`: the tests the runner named (none for jest and checks); `skips`: the skipped and todo
+ * tests it named, with their reasons; `envSkips`: those the machine caused.
  * @returns {{passed:number, failed:number, skipped:number, todo:number,
- *   envSkips:{test:string, reason:string}[]} | null}
+ *   envSkips:{test:string, reason:string}[], skips:{test:string, reason:string}[],
+ *   names:string[]} | null}
  */
 export function parseCounts(format, output, exitCode) {
   const text = output.replace(ansi, '');
   switch (format) {
     case 'check': {
       const ok = exitCode === 0;
-      return { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, todo: 0, envSkips: [] };
+      return { ...NONE, passed: ok ? 1 : 0, failed: ok ? 0 : 1 };
     }
     case 'node-test': {
       const line = (word) => new RegExp(`^(?:# |ℹ )${word} (\\d+)\\s*$`, 'gm');
@@ -59,6 +116,8 @@ export function parseCounts(format, output, exitCode) {
         skipped: sumOf(text, line('skipped')),
         todo: sumOf(text, line('todo')),
         envSkips: nodeEnvSkips(text),
+        skips: nodeSkips(text),
+        names: nodeNames(text),
       };
     }
     case 'cargo': {
@@ -74,6 +133,8 @@ export function parseCounts(format, output, exitCode) {
         skipped: total(3) + envSkips.length,
         todo: 0,
         envSkips,
+        skips: dedupe([...cargoIgnored(text), ...envSkips]),
+        names: cargoNames(text),
       };
     }
     case 'jest': {
@@ -88,6 +149,8 @@ export function parseCounts(format, output, exitCode) {
         skipped: total('skipped') + envSkips.length,
         todo: total('todo'),
         envSkips,
+        skips: envSkips,
+        names: [],
       };
     }
     default:
@@ -95,24 +158,36 @@ export function parseCounts(format, output, exitCode) {
   }
 }
 
+/** How many tests a run had at all: run, failed, skipped or left to do. */
+export const present = (c) => c.passed + c.failed + c.skipped + c.todo;
+
+/** At most `n` items of a list, and how many more. */
+function some(list, n = 10) {
+  return list.length > n
+    ? `${list.slice(0, n).join('; ')} (and ${list.length - n} more)`
+    : list.join('; ');
+}
+
 /**
  * A suite's result: its counts with the run's rules applied. Every rule broken adds to `failed`
- * and says why in `problems`; under CI each environment skip becomes a failure.
+ * and says why in `problems`.
+ * - `expected`: the suite's entry in scripts/test-inventory.json (`{tests, names}`): fewer tests
+ *   than it lists is a failure naming the tests that went missing (where the runner names them).
+ * - under CI, a skip or todo that `allowed` (scripts/allowed-skips.json's entries for the suite)
+ *   does not list by name is a failure; so is one the runner cannot name.
  */
-export function judge(suite, counts, exitCode, { ci = isCi() } = {}) {
+export function judge(suite, counts, exitCode, { ci = isCi(), expected, allowed = [] } = {}) {
   const problems = [];
   if (!counts) {
     return {
       name: suite.name,
-      passed: 0,
+      ...NONE,
       failed: 1,
-      skipped: 0,
-      todo: 0,
-      envSkips: [],
       problems: ['no test summary found in its output'],
     };
   }
-  const result = { name: suite.name, ...counts, envSkips: [...counts.envSkips] };
+  const { names, ...shown } = counts;
+  const result = { name: suite.name, ...shown, envSkips: [...counts.envSkips] };
   if (exitCode !== 0 && result.failed === 0) {
     result.failed = 1;
     problems.push(`exit code ${exitCode} with no failed test reported`);
@@ -120,18 +195,34 @@ export function judge(suite, counts, exitCode, { ci = isCi() } = {}) {
   if (result.passed === 0) {
     result.failed += 1;
     problems.push('no test passed: is test discovery broken?');
-  } else if (result.passed < (suite.min ?? 1)) {
+  }
+  const ran = present(counts);
+  if (expected && ran < expected.tests) {
     result.failed += 1;
+    const here = new Set(names);
+    const missing = expected.names.filter((n) => !here.has(n));
     problems.push(
-      `${result.passed} passed, fewer than its minimum of ${suite.min} (tests lost? lower the minimum in scripts/test-suites.mjs if on purpose)`,
+      `${ran} tests, fewer than the ${expected.tests} scripts/test-inventory.json lists (tests lost? ` +
+        `if on purpose, record it again: npm test -- --record ${suite.name})` +
+        (missing.length ? `; missing: ${some(missing)}` : ''),
     );
   }
-  if (ci && result.envSkips.length > 0) {
-    result.skipped -= result.envSkips.length;
-    result.failed += result.envSkips.length;
-    problems.push(
-      `${result.envSkips.length} test(s) skipped for want of something CI must have (CI=true)`,
-    );
+  if (ci) {
+    const listed = new Set(allowed.map((a) => a.test));
+    const unlisted = counts.skips.filter((s) => !listed.has(s.test));
+    const unnamed = Math.max(0, counts.skipped + counts.todo - counts.skips.length);
+    if (unlisted.length + unnamed > 0) {
+      const todos = unlisted.filter((s) => isTodo(s.reason)).length;
+      result.todo = Math.max(0, result.todo - todos);
+      result.skipped = Math.max(0, result.skipped - (unlisted.length - todos) - unnamed);
+      result.failed += unlisted.length + unnamed;
+      const what = unlisted.map((s) => `${s.test} (${s.reason})`);
+      if (unnamed) what.push(`${unnamed} the runner does not name`);
+      problems.push(
+        `${unlisted.length + unnamed} skipped or todo test(s) not in scripts/allowed-skips.json ` +
+          `(CI=true): ${some(what)}`,
+      );
+    }
   }
   return { ...result, problems };
 }

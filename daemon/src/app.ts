@@ -3,10 +3,13 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import auth from './http/auth.js';
+import crossSite from './http/cross-site.js';
 import dashboard from './http/dashboard.js';
 import { frameworkErrors, MAX_PARAM_LENGTH } from './http/error-body.js';
 import errorHandler from './http/error-handler.js';
+import hostCheck from './http/host-check.js';
 import { useBoundedJson } from './http/json-body.js';
+import refusals from './http/refusals.js';
 import discoveryRoutes from './routes/discovery/index.js';
 import equalizerRoutes from './routes/equalizers/index.js';
 import eqResponseRoutes from './routes/equalizers/response.js';
@@ -41,6 +44,11 @@ export interface AppOptions {
   readonly reloadTimeoutMs?: number;
   /** API_TOKEN: when set, every request must carry it. */
   readonly apiToken?: string | undefined;
+  /**
+   * ALLOWED_HOSTS (and the names of a certificate given with CERTIFICATE): names the Host
+   * header may give besides this machine's own (src/http/server-names.ts).
+   */
+  readonly allowedHosts?: readonly string[];
   /** UDP port of media commands (default 9999). */
   readonly mediaCommandPort?: number;
   /** The audio engine's settings (`readEngineSettings()`); absent or null runs without audio. */
@@ -64,7 +72,8 @@ export const fastifyOptions = {
 /**
  * Builds the Tributary HTTP application as a Fastify plugin. `server.ts` registers it and is
  * the only place that listens; tests register it on an un-listened instance and use `inject`.
- * Order: request validation and schemas, OpenAPI, errors and auth, WebSockets, services, routes.
+ * Order: request validation and schemas, OpenAPI, errors, the guards (Host, cross-site, token),
+ * WebSockets, services, routes.
  * Not encapsulated (fastify-plugin), so its services (`configStore`, `swagger()`) are visible on
  * the instance it is registered on.
  */
@@ -76,6 +85,11 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
   for (const schema of sharedSchemas) fastify.addSchema(schema);
   await fastify.register(swagger, openapiOptions);
   await fastify.register(errorHandler);
+  // The guards every request meets, in this order: a Host naming this server (421), not from
+  // another site's page when it changes something or opens a WebSocket (403), the token (401).
+  await fastify.register(refusals);
+  await fastify.register(hostCheck, { allowedHosts: options.allowedHosts ?? [] });
+  await fastify.register(crossSite);
   await fastify.register(auth, { apiToken: options.apiToken });
   await fastify.register(websocket, {
     // On shutdown, say goodbye (1001 Going Away) and drop connections that do not answer

@@ -164,7 +164,9 @@ export const InternalError = createError<'TRIBUTARY_INTERNAL', 500, []>(
 );
 
 /** Every status code an API route may answer with besides success, for the response schemas. */
-export const ERROR_STATUS_CODES = [400, 401, 403, 404, 405, 409, 412, 426, 500, 502, 503] as const;
+export const ERROR_STATUS_CODES = [
+  400, 401, 403, 404, 405, 409, 412, 421, 426, 500, 502, 503,
+] as const;
 
 /** 404: no real sink has that address (groups have none). Args: ip. */
 export const NoStreamError = createError<'TRIBUTARY_NOT_FOUND', 404, [string]>(
@@ -180,10 +182,10 @@ export const StreamUnavailableError = createError<'TRIBUTARY_STREAM_UNAVAILABLE'
   503,
 );
 
-/** 403: a WebSocket to a source's desktop opened by another site's page. Args: the evidence. */
+/** 403: a WebSocket opened by another site's page. Args: the evidence. */
 export const CrossSiteSocketError = createError<'TRIBUTARY_CROSS_SITE', 403, [string]>(
   'TRIBUTARY_CROSS_SITE',
-  "A source's desktop is only opened from the dashboard's own pages, not another site's (%s)",
+  "WebSockets are only opened from the dashboard's own pages and from programs, not another site's (%s)",
   403,
 );
 
@@ -225,3 +227,34 @@ export const UnsupportedMediaTypeError = createError<
   415,
   [string, string]
 >('TRIBUTARY_UNSUPPORTED_MEDIA_TYPE', "Content-Type '%s' is not read here; send %s", 415);
+
+/**
+ * 403: a change (any method but GET, HEAD and OPTIONS) sent by another site's page. Args: the
+ * method and path, the evidence (the Origin or Sec-Fetch-Site header).
+ */
+export const CrossSiteChangeError = createError<'TRIBUTARY_CROSS_SITE', 403, [string, string]>(
+  'TRIBUTARY_CROSS_SITE',
+  "%s is refused from another site's page (%s): changes come from the dashboard's own pages " +
+    'or from programs, which send no Origin (or Sec-Fetch-Site: none)',
+  403,
+);
+
+const UnknownHostError = createError<'TRIBUTARY_UNKNOWN_HOST', 421, [string, string]>(
+  'TRIBUTARY_UNKNOWN_HOST',
+  "This server does not answer to the name '%s' (the request's Host header). If it is a name " +
+    'of this server, add %s to the setting ALLOWED_HOSTS (comma-separated) and restart it',
+  421,
+);
+
+/** 421 Misdirected Request: a Host header naming none of this server's names. */
+export function unknownHost(header: string, host: string) {
+  return withDetails(new UnknownHostError(header, host), [
+    {
+      path: 'headers.host',
+      keyword: 'host',
+      rule: 'must name this server: one of its addresses, localhost, its host name, its .local name, or a name in ALLOWED_HOSTS',
+      value: header,
+      message: `Host '${header}' is not a name of this server (add ${host} to ALLOWED_HOSTS)`,
+    },
+  ]);
+}

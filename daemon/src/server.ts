@@ -6,8 +6,8 @@ import { networkInterfaces } from 'node:os';
 import { dirname } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { app, fastifyOptions } from './app.js';
-import { loadCertificate } from './http/certificate.js';
-import { redirectLocation } from './http/redirect.js';
+import { certificateNames, loadCertificate } from './http/certificate.js';
+import { redirectHandler } from './http/redirect.js';
 import { dropListeningLines, startupSummary } from './http/startup-summary.js';
 import { prettyDestination } from './log-format.js';
 import type { Settings } from './settings/index.js';
@@ -109,6 +109,8 @@ export async function serve({ settings, mediaCommandPort }: ServeOptions): Promi
       equalizerPath: settings.equalizerPath,
       reloadTimeoutMs: settings.reloadTimeoutMs,
       apiToken: settings.apiToken,
+      // Names browsers may use besides the machine's own: ALLOWED_HOSTS and the certificate's.
+      allowedHosts: [...settings.allowedHosts, ...certificateNames(certificate.cert)],
       // The audio engine (ENGINE, SCREAM_PORTS, RTP_PORTS, ...; null: ENGINE=off, no audio).
       engine: settings.engine,
       // SAP and mDNS (DISCOVERY=off opens no socket).
@@ -131,16 +133,7 @@ export async function serve({ settings, mediaCommandPort }: ServeOptions): Promi
   let httpUrl: string | null = null;
   if (settings.httpPort !== null) {
     const httpPort = await choosePort(settings.host, settings.httpPort, 80, 8080, 'HTTP_PORT', log);
-    redirect = createServer((req, res) => {
-      const location = redirectLocation(
-        req.headers.host,
-        req.url,
-        req.socket.localAddress,
-        boundApi,
-      );
-      res.writeHead(308, { location, 'content-type': 'text/plain; charset=utf-8' });
-      res.end(`Tributary is served over HTTPS: ${location}\n`);
-    });
+    redirect = createServer(redirectHandler(fastify, boundApi));
     const server = redirect;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

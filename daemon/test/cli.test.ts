@@ -12,6 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -143,25 +144,64 @@ test('tributary serve: HTTPS with a generated RSA 4096 certificate, HTTP redirec
   });
   assert.equal(redirect.status, 308);
   assert.equal(redirect.location, `${daemon.apiUrl}/sinks?x=1`);
-  // The Host header is the client's: a name or address is kept, anything else (issue 10's
-  // open redirect, `evil.example/phish?`) falls back to the address the request came in on.
+  // The Host header is the client's: a name of this server is kept; any other name (DNS
+  // rebinding, issue 26) and anything that is no name at all (issue 10's open redirect,
+  // `evil.example/phish?`) is answered 421, so the redirect never points elsewhere.
   const apiPort = new URL(daemon.apiUrl).port;
-  for (const [host, expected] of [
-    ['evil.example/phish?', `https://127.0.0.1:${apiPort}/a`],
-    ['user@evil.example', `https://127.0.0.1:${apiPort}/a`],
-    ['tributary.local:8080', `https://tributary.local:${apiPort}/a`],
-    ['[::1]:80', `https://[::1]:${apiPort}/a`],
-  ]) {
-    const location = await new Promise<string | undefined>((resolve, reject) => {
+  const viaHttp = (host: string) =>
+    new Promise<{ status?: number; location?: string; body: string }>((resolve, reject) => {
       request(`${daemon.httpUrl}/a`, { headers: { host } }, (res) => {
-        res.resume();
-        resolve(res.headers.location);
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => {
+          body += c;
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode, location: res.headers.location, body }),
+        );
       })
         .on('error', reject)
         .end();
     });
-    assert.equal(location, expected, `Host: ${host}`);
+  for (const [host, expected] of [
+    ['tributary.local:8080', `https://tributary.local:${apiPort}/a`],
+    ['[::1]:80', `https://[::1]:${apiPort}/a`],
+    ['localhost', `https://localhost:${apiPort}/a`],
+  ]) {
+    const res = await viaHttp(host!);
+    assert.deepEqual([res.status, res.location], [308, expected], `Host: ${host}`);
   }
+  for (const host of [
+    'evil.example',
+    'evil.example:8080',
+    'evil.example/phish?',
+    'user@evil.example',
+  ]) {
+    const res = await viaHttp(host);
+    assert.equal(res.status, 421, `Host: ${host}`);
+    assert.equal(res.location, undefined);
+    const body = JSON.parse(res.body);
+    assert.equal(body.code, 'TRIBUTARY_UNKNOWN_HOST');
+    assert.match(body.message, /^This server does not answer to the name '.*' .*ALLOWED_HOSTS/);
+  }
+  // Without a Host header (HTTP/1.0): the address the request came in on.
+  const port = Number(new URL(daemon.httpUrl).port);
+  const raw = await new Promise<string>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end('GET /b HTTP/1.0\r\n\r\n'));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (c) => {
+      text += c;
+    });
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+  assert.match(
+    raw,
+    new RegExp(`^HTTP/1.1 308[\\s\\S]*\r\nlocation: https://127\\.0\\.0\\.1:${apiPort}/b\r\n`, 'i'),
+  );
+  const stats = await daemon.call('GET', '/api/stats');
+  assert.equal((stats.body as { refusals: { unknown_host: number } }).refusals.unknown_host, 4);
 
   assert.equal(await daemon.stop('SIGTERM'), 0);
 });

@@ -590,6 +590,9 @@ export interface FormatInfo {
  */
 export type HealthStateName = 'running' | 'restarting' | 'failed'
 
+/** An instruction set the DSP kernels dispatch to (`sse2` is the x86-64 baseline). */
+export type InstructionSet = 'sse2' | 'avx2' | 'avx512'
+
 /** A channel layout: its canonical name (or mask), mask and channel count. */
 export interface LayoutInfo {
   name: string
@@ -695,6 +698,19 @@ export interface SdpSession {
   /** Originator address (`o=`); absent when unreadable. */
   origin?: string
   media: Array<SdpMedia>
+}
+
+/** The instruction set the DSP kernels run with in this process. */
+export declare function simdDispatch(): SimdDispatch
+
+/** What the DSP kernels run with, and why. */
+export interface SimdDispatch {
+  /** The best instruction set this CPU supports. */
+  best: InstructionSet
+  /** What the kernels use: `best`, or less when `TRIBUTARY_SIMD` asks for less. */
+  used: InstructionSet
+  /** Why `TRIBUTARY_SIMD` was not followed as given (an unknown name, more than the CPU has). */
+  problem?: string
 }
 
 /** How a sink receives audio. */

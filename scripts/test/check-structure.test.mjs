@@ -5,11 +5,13 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import {
   check,
+  declaresTests,
   expandUseTree,
   findCycles,
   longFiles,
   rustGraph,
   stripRust,
+  testFileProblems,
   tsGraph,
 } from '../check-structure.mjs';
 
@@ -144,6 +146,24 @@ test('a file over the limit is reported unless generated or excepted with a reas
   const { problems, report } = check(root, { exceptions, readmes: [] });
   assert.deepEqual(problems, ['native/x/src/lib.rs: 451 lines (at most 450; split it by concept)']);
   assert.ok(report.includes('daemon/src/long.ts: 500 lines, allowed: a reason'));
+});
+
+test('a file declaring tests under a name its runner does not pick is found, and the reverse', (t) => {
+  const declares = "import { test } from 'node:test';\ntest('x', () => {});\n";
+  const root = tree(t, {
+    'daemon/test/a.test.ts': declares,
+    'daemon/test/sub/renamed.spec.ts': declares,
+    'daemon/test/helpers.ts': "import type { TestContext } from 'node:test';\n",
+    'daemon/test/empty.test.ts': 'export const x = 1;\n',
+  });
+  const folders = [{ dir: 'daemon/test', pattern: /\.test\.ts$/, suite: 'daemon' }];
+  assert.deepEqual(testFileProblems(root, folders), [
+    "daemon/test/empty.test.ts is run by the 'daemon' suite but declares no node:test test",
+    "daemon/test/sub/renamed.spec.ts declares tests the 'daemon' suite never runs (it runs /\\.test\\.ts$/)",
+  ]);
+  assert.equal(declaresTests("import { describe, it } from 'node:test';"), true);
+  assert.equal(declaresTests("import test from 'node:test';"), true);
+  assert.equal(declaresTests("import { type TestContext, mock } from 'node:test';"), false);
 });
 
 test('this repository has no circle and no long file', () => {

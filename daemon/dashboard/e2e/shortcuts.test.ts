@@ -3,7 +3,7 @@
 // focuses the search, `?` lists them, Esc closes; keys stay with fields and focused controls.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { SHORTCUTS } from '../src/lib/shortcuts';
 import { stepGain } from '../src/lib/volume';
 import { config, eventually, type Running, ready, start } from './harness/dashboard';
@@ -73,8 +73,19 @@ describe('keyboard shortcuts', () => {
     assert.ok(await search.evaluate((el) => el === document.activeElement));
     await page.keyboard.type('m');
     assert.equal(await search.inputValue(), 'm');
+    const changes: string[] = [];
+    const listener = (r: Request) => {
+      if (r.method() !== 'GET' && r.url().includes('/sources/PC')) changes.push(r.url());
+    };
+    page.on('request', listener);
     await page.keyboard.press('ArrowUp');
-    await new Promise((r) => setTimeout(r, 300));
+    // Not a fixed sleep: a request the page starts after the key's handler ran is seen only after
+    // any request the handler started, so a volume change would be in `changes` by then.
+    const after = page.waitForRequest((r) => r.url().endsWith('/api/health?after-arrow'));
+    await page.evaluate(() => fetch('/api/health?after-arrow'));
+    await after;
+    page.off('request', listener);
+    assert.deepEqual(changes, []);
     assert.equal(await volumeOf('PC'), level);
     await search.fill('');
   });

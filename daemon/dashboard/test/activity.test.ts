@@ -133,6 +133,7 @@ function stats(
       uptime_s: 1,
       cpu_s: 0,
       cpu_percent: 1,
+      simd: { best: 'avx2', used: 'avx2', problem: null },
       queue_overflows: 0,
       unknown_packets: 0,
       malformed_unknown: 0,
@@ -165,6 +166,7 @@ function stats(
       stats: { clients: 1, messages: 1, skipped: 0, closed_slow: 0 },
       levels: { clients: 0, messages: 0, skipped: 0, closed_slow: 0 },
     },
+    refusals: { unknown_host: 0, cross_site: 0, vnc_not_rfb: 0, last: null },
     ...extra,
   };
 }

@@ -33,6 +33,7 @@ const engine = (scream: number[], rtp: number[]): EngineStatus => ({
   uptime_s: 1,
   cpu_s: 0,
   cpu_percent: 0,
+  simd: { best: 'avx2', used: 'avx2', problem: null },
   queue_overflows: 0,
   unknown_packets: 0,
   malformed_unknown: 0,

@@ -14,6 +14,7 @@ const running: EngineStatus = {
   uptime_s: 100,
   cpu_s: 1,
   cpu_percent: 1,
+  simd: { best: 'avx2', used: 'avx2', problem: null },
   queue_overflows: 0,
   unknown_packets: 0,
   malformed_unknown: 0,

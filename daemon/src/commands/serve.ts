@@ -26,6 +26,9 @@ Environment:
   CONFIGURATION_RELOAD_TIMEOUT  Seconds after a hand edit before the file is reloaded (default 3)
   API_TOKEN                     Require this token on every request (Bearer header or cookie
                                 tributary_token); unset: the API is open
+  ALLOWED_HOSTS                 Names (or addresses) browsers may reach the server by besides its
+                                own (its addresses, localhost, host name, HOST.local), comma-
+                                separated; a request naming another host gets 421
   LOG_LEVEL                     fatal, error, warn, info (default), debug, trace, silent
   LOG_FORMAT                    auto (default: readable lines on a terminal, else JSON lines),
                                 json, or pretty
@@ -46,6 +49,8 @@ Audio engine (ports are comma-separated lists; off for none):
   WEBRTC_ADDRESSES              Addresses WebRTC listening binds and announces (default ENGINE_BIND
                                 when it is one address, else every interface's)
   WEBRTC_PORT                   UDP port of WebRTC listening (default 0: one the system picks)
+  TRIBUTARY_SIMD                Run the DSP kernels as a lesser CPU would: sse2, avx2 or avx512
+                                (default: this CPU's best; never more than it has)
 `;
 
 export async function run(argv: string[], io: CommandIO = processIO): Promise<number> {

@@ -111,3 +111,15 @@ async function generateCertificate(
     validTo: notAfter,
   };
 }
+
+/**
+ * The DNS names a certificate is for (its subjectAltName; wildcards left out): names of this
+ * server the Host check accepts, so a certificate made for `tributary.home.arpa` needs no
+ * ALLOWED_HOSTS entry too.
+ */
+export function certificateNames(pem: string): string[] {
+  const names = new X509Certificate(pem).subjectAltName ?? '';
+  return [...names.matchAll(/(?:^|, )DNS:([^,\s]+)/g)]
+    .map((m) => m[1]!)
+    .filter((name) => !name.includes('*'));
+}

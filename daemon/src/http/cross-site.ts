@@ -1,11 +1,33 @@
-// Changes through GET (the specification's setters: /sinks/{name}/volume/{v}, ...) can be made
-// by any web page a user visits: a link, an image or a fetch sends a GET to the daemon with the
-// browser's cookies. Browsers say where such a request comes from; a setter refuses requests
-// that come from another site's page. Scripts, curl and bookmarks send neither header (or
-// `Sec-Fetch-Site: none`) and keep working; PUT needs no such check (a page of another site
-// cannot send it without the daemon agreeing to CORS, which it never does).
-import type { FastifyRequest } from 'fastify';
-import { CrossSiteError } from '../errors.js';
+// Requests another site's page can make: any web page a user visits can make the browser send a
+// form post, a `fetch` with a "simple" content type (text/plain, form data; no CORS preflight
+// asked), a link or image GET, or open a WebSocket, to the daemon; and with API_TOKEN's cookie
+// when the page is of the same site (SameSite ignores ports: another program's page on this
+// machine is the same site). Browsers say where such a request comes from (Origin,
+// Sec-Fetch-Site), so one app-wide hook refuses from another site's page:
+// - every change: any method but GET, HEAD and OPTIONS, whatever its content type;
+// - the GET setters of the specification (route config `changes`), HEAD too;
+// - every WebSocket upgrade (a socket can read what a page of another site must not).
+// Programs (curl, scripts, Home Assistant) send no Origin, or `Sec-Fetch-Site: none`, and keep
+// working; so do the dashboard's own pages (same origin). The hook is global, so a route added
+// later is covered without doing anything.
+import { type TSchema, Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { CrossSiteChangeError, CrossSiteError, CrossSiteSocketError } from '../errors.js';
+import { ErrorResponse } from '../schema/problem.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A GET that changes something (the specification's setters): refused from another site's
+     * page like every change; names the method of the same change safe to use instead.
+     */
+    changes?: 'PUT' | 'POST';
+  }
+}
+
+/** Methods that change nothing (setters aside): answered whatever page sent them. */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** `host:port` of a URL, the port filled in from the scheme; null when it is not a URL. */
 function hostAndPort(url: string): string | null {
@@ -27,7 +49,7 @@ function sameHost(origin: string, request: FastifyRequest): boolean {
 export function crossSiteEvidence(request: FastifyRequest): string | null {
   const site = request.headers['sec-fetch-site'];
   if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') {
-    return `Sec-Fetch-Site: ${site}`;
+    return `Sec-Fetch-Site: ${site.slice(0, 100)}`;
   }
   const origin = request.headers.origin;
   if (typeof origin === 'string' && !sameHost(origin, request)) {
@@ -36,16 +58,60 @@ export function crossSiteEvidence(request: FastifyRequest): string | null {
   return null;
 }
 
-/**
- * An onRequest hook for a GET that changes something: refused (403) from another site's page,
- * naming the evidence and the same request by `instead` (PUT or POST on the same URL).
- */
-export function refuseCrossSite(instead: 'PUT' | 'POST') {
-  return async (request: FastifyRequest): Promise<void> => {
-    const evidence = crossSiteEvidence(request);
-    if (evidence) {
-      const path = request.url.split('?')[0] ?? request.url;
-      throw new CrossSiteError(evidence, `${instead} ${path}`);
-    }
-  };
+/** Whether the request asks to become a WebSocket (or any other protocol). */
+export function isUpgrade(request: FastifyRequest): boolean {
+  return request.headers.upgrade !== undefined;
 }
+
+/** Whether a route answers WebSocket upgrades (@fastify/websocket's route options). */
+function isWebSocketRoute(route: { wsHandler?: unknown; websocket?: unknown }): boolean {
+  return route.wsHandler !== undefined || route.websocket === true;
+}
+
+/** The error answering a request from another site's page, or null when it is not refused. */
+export function crossSiteRefusal(request: FastifyRequest): Error | null {
+  const setter = request.routeOptions.config?.changes;
+  const upgrade = isUpgrade(request);
+  if (SAFE_METHODS.has(request.method) && !setter && !upgrade) return null;
+  const evidence = crossSiteEvidence(request);
+  if (!evidence) return null;
+  const path = (request.url.split('?')[0] ?? request.url).slice(0, 200);
+  if (upgrade) return new CrossSiteSocketError(evidence);
+  if (setter && SAFE_METHODS.has(request.method)) {
+    return new CrossSiteError(evidence, `${setter} ${path}`);
+  }
+  return new CrossSiteChangeError(`${request.method} ${path}`, evidence);
+}
+
+const response403: TSchema = Type.Ref(ErrorResponse, {
+  description:
+    "Refused: sent by another site's page (Origin or Sec-Fetch-Site). Changes and WebSockets " +
+    "are taken from the dashboard's own pages and from programs.",
+});
+
+export default fp(
+  async (fastify: FastifyInstance) => {
+    // Every route that refuses says so in its response schemas (and so in the OpenAPI document).
+    fastify.addHook('onRoute', (route) => {
+      const response = route.schema?.response as Record<string, TSchema> | undefined;
+      const methods = [route.method].flat();
+      const refuses =
+        methods.some((m) => !SAFE_METHODS.has(m)) ||
+        route.config?.changes !== undefined ||
+        isWebSocketRoute(route as never);
+      if (!response || !refuses || response[403]) return;
+      route.schema = { ...route.schema, response: { ...response, 403: response403 } };
+    });
+
+    fastify.addHook('onRequest', async (request) => {
+      const refusal = crossSiteRefusal(request);
+      if (!refusal) return;
+      fastify.refusals.count(
+        'cross_site',
+        `refused ${request.method} ${request.url.slice(0, 100)} from ${request.ip}: ${refusal.message}`,
+      );
+      throw refusal;
+    });
+  },
+  { name: 'cross-site', dependencies: ['refusals'] },
+);

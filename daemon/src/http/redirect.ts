@@ -1,23 +1,13 @@
-// Where the plain-HTTP port sends a browser: the same host name it asked for, on the HTTPS
-// port. The Host header is the client's to write, so it is used only when it is a host name or
-// an IP address (and an optional port); anything else (`evil.example/phish?`, spaces, a user
-// name) falls back to the address the request arrived on. The path is the request's own.
-import { isIP } from 'node:net';
-
-const LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
-
-/** The host part of a Host header (no port) if it is a valid name or address, else null. */
-export function validHost(header: string | undefined): string | null {
-  if (!header) return null;
-  const m = /^(\[[^\]]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(header);
-  if (!m) return null;
-  const host = m[1]!;
-  if (host.startsWith('[')) return isIP(host.slice(1, -1)) === 6 ? host : null;
-  if (isIP(host) === 4) return host;
-  const name = host.endsWith('.') ? host.slice(0, -1) : host;
-  if (name.length > 253 || !name.split('.').every((l) => LABEL.test(l))) return null;
-  return host;
-}
+// The plain-HTTP port: it sends a browser to the same host name it asked for, on the HTTPS
+// port, with the request's own path. The Host header is the client's to write, so it is used
+// only when it names this server (server-names.ts, as the API's Host check); a request naming
+// another host is answered 421 like the API would, so the redirect never points anywhere else.
+// Without a Host header (HTTP/1.0) it goes to the address the request arrived on.
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { errorBody } from './error-body.js';
+import { misdirected } from './host-check.js';
+import { validHost } from './server-names.js';
 
 /** The address a connection arrived on, as a URL host. */
 function urlHostOf(address: string | undefined): string {
@@ -41,4 +31,25 @@ export function redirectLocation(
     // Not a URL at all: the root.
   }
   return `https://${host}${httpsPort === 443 ? '' : `:${httpsPort}`}${path}`;
+}
+
+/** The redirect server's request handler, with the app's names and refusal counters. */
+export function redirectHandler(fastify: FastifyInstance, httpsPort: number): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const host = req.headers.host;
+    if (host !== undefined && !fastify.serverNames.accepts(host)) {
+      fastify.refusals.count(
+        'unknown_host',
+        `refused to redirect ${req.method} ${req.url?.slice(0, 100)} from ` +
+          `${req.socket.remoteAddress}: Host '${host.slice(0, 100)}' is not a name of this ` +
+          'server (ALLOWED_HOSTS)',
+      );
+      res.writeHead(421, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify(errorBody(misdirected(host) as never, 421)));
+      return;
+    }
+    const location = redirectLocation(host, req.url, req.socket.localAddress, httpsPort);
+    res.writeHead(308, { location, 'content-type': 'text/plain; charset=utf-8' });
+    res.end(`Tributary is served over HTTPS: ${location}\n`);
+  };
 }

@@ -21,8 +21,13 @@ function engineLine(engine: StatsMessage['engine']): string {
   const { scream, tagged, rtp } = engine.ports;
   return (
     `Scream ${udp(scream)}; per-application Scream ${tagged === null ? 'off' : `UDP ${tagged}`}; ` +
-    `RTP ${udp(rtp)}`
+    `RTP ${udp(rtp)}; ${kernels(engine.simd)}`
   );
+}
+
+/** The instruction set the DSP kernels use, and why it is less than the CPU's best. */
+function kernels({ best, used }: StatsMessage['engine']['simd']): string {
+  return `DSP kernels ${used}${used === best ? '' : ` (TRIBUTARY_SIMD; this CPU has ${best})`}`;
 }
 
 export function startupSummary(facts: StartupFacts): string {

@@ -15,7 +15,6 @@ import {
   type SchemasOf,
   updateEntity,
 } from '../config/model.js';
-import { refuseCrossSite } from '../http/cross-site.js';
 import { Delay, Equalizer, EqualizerBands, Volume } from '../schema/common.js';
 import { collectionRoutes } from './collection-routes.js';
 import { errors, nameParams, True } from './shared.js';
@@ -44,8 +43,8 @@ function unsafeGet(kind: string): string {
 }
 
 const safePut =
-  'The same change as the GET on this URL, safe from cross-site requests (a page of another ' +
-  'site cannot send a PUT here). No body.';
+  'The same change as the GET on this URL, for scripts. No body. Like every change, refused ' +
+  "(403) when it comes from another site's page.";
 
 export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): FastifyPluginAsyncTypebox {
   const { kind, tag, noun } = o;
@@ -94,8 +93,8 @@ export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): Fastify
       },
     });
 
-    // Each setter twice: GET, as the specification has it (unsafe across sites, so refused
-    // from another site's page), and PUT, the same change safe from cross-site requests.
+    // Each setter twice: GET, as the specification has it (route config `changes`: refused
+    // from another site's page like every change, src/http/cross-site.ts), and PUT.
     const setter = <S extends TObject>(
       method: 'GET' | 'PUT',
       url: string,
@@ -116,7 +115,7 @@ export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): Fastify
           ...errors(400, ...(method === 'GET' ? [403 as const] : []), 404, 503),
         },
       },
-      ...(method === 'GET' ? { onRequest: refuseCrossSite('PUT') } : {}),
+      ...(method === 'GET' ? { config: { changes: 'PUT' as const } } : {}),
     });
     /** Saves a change to the entry named `name`; answers `true`. */
     const change = async (name: string, apply: (entry: EntityOf<K>) => void) => {

@@ -12,7 +12,7 @@ import type { FeedMessage, FeedSocket } from '../services/feeds.js';
 const errorDescriptions = {
   400: 'Invalid input (body or URL, a name breaking the rule of names included): the body names the field, the rule broken and the value given.',
   401: 'API_TOKEN is set and the request did not carry it.',
-  403: 'A change through GET from a page of another site (Origin or Sec-Fetch-Site); use PUT.',
+  403: "A change through GET from another site's page (Origin or Sec-Fetch-Site); the message names the method to use.",
   404: 'No entry with that name (or no such route).',
   409: 'Conflict: the name or config_id is taken, or the entry is still used (the body says by what).',
   412: 'If-Match names another version (a WebRTC session: another ICE session); nothing changed.',

@@ -5,6 +5,14 @@ import { type Static, Type } from '@sinclair/typebox';
 import { StreamStats, WebrtcStreamStats } from '../streams/schema.js';
 import { DiscoveryStatus } from './discovery-status.js';
 import { FeedsStats } from './feeds.js';
+import { RefusalStats } from './refusals.js';
+
+/** An instruction set the DSP kernels dispatch to; sse2 is the x86-64 baseline. */
+const InstructionSet = Type.Union([
+  Type.Literal('sse2'),
+  Type.Literal('avx2'),
+  Type.Literal('avx512'),
+]);
 
 const count = (description: string) => Type.Number({ minimum: 0, description });
 
@@ -192,6 +200,23 @@ export const EngineStatus = Type.Object(
     cpu_percent: Type.Number({
       description: 'CPU use of the engine over the last interval, % of one core.',
     }),
+    simd: Type.Object(
+      {
+        best: InstructionSet,
+        used: InstructionSet,
+        problem: Type.Union([Type.String(), Type.Null()], {
+          description:
+            'Why TRIBUTARY_SIMD was not followed as given (an unknown name, more than the CPU ' +
+            'has); null when it was, or is unset.',
+        }),
+      },
+      {
+        additionalProperties: false,
+        description:
+          "The instruction set the DSP kernels run with: the CPU's best, or less when the " +
+          'TRIBUTARY_SIMD setting asks for less (to run as a lesser CPU would).',
+      },
+    ),
     queue_overflows: count('Datagrams dropped because the engine fell behind.'),
     unknown_packets: count('Packets from senders no source matches.'),
     malformed_unknown: count('Malformed packets from unknown senders.'),
@@ -231,6 +256,7 @@ export const StatsMessage = Type.Object(
         '(WHEP, format webrtc).',
     }),
     feeds: FeedsStats,
+    refusals: RefusalStats,
   },
   { title: 'StatsMessage', additionalProperties: false },
 );

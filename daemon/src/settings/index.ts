@@ -7,6 +7,7 @@ import { isAddress } from '../schema/address.js';
 import { type DiscoverySettings, readDiscoverySettings } from './discovery.js';
 import { type EngineSettings, readEngineSettings } from './engine.js';
 import { SettingsError } from './errors.js';
+import { readAllowedHosts } from './hosts.js';
 
 export type { EngineSettings } from './engine.js';
 export { readEngineSettings } from './engine.js';
@@ -30,6 +31,8 @@ export interface Settings {
   readonly certificateKeyPath: string | null;
   /** API_TOKEN: when set, every request must carry it. */
   readonly apiToken: string | undefined;
+  /** ALLOWED_HOSTS: names the Host header may give besides the machine's own (settings/hosts.ts). */
+  readonly allowedHosts: readonly string[];
   /** LOG_LEVEL: fatal, error, warn, info (default), debug, trace. */
   readonly logLevel: string;
   /** LOG_FORMAT: auto (default: readable on a terminal, else JSON), json, pretty. */
@@ -108,6 +111,7 @@ export function readSettings(env: Env = process.env): Settings {
     certificatePath: cert && resolve(cert),
     certificateKeyPath: key && resolve(key),
     apiToken: env.API_TOKEN || undefined,
+    allowedHosts: readAllowedHosts(env),
     logLevel,
     logFormat,
     engine,

@@ -20,8 +20,10 @@ import {
   type EngineStats,
   type EngineUnknownSender,
   engineLimits,
+  type InstructionSet,
   parseLayout,
   type RtpEncoding,
+  type SimdDispatch,
   type SinkProtocol,
 } from '@tributary/native';
 import {
@@ -64,6 +66,8 @@ test('the /api/stats schema has the types of the engine’s statistics', () => {
   same<Static<typeof Culprit>, EngineCulprit>(true);
   same<Static<typeof Quarantined>, Omit<EngineQuarantine, 'ms_left'>>(true);
   same<Static<typeof EngineStatus>['ports'], EnginePorts>(true);
+  same<Static<typeof EngineStatus>['simd']['used'], InstructionSet>(true);
+  same<keyof Static<typeof EngineStatus>['simd'], keyof SimdDispatch>(true);
   same<Pick<Static<typeof EngineStatus>, keyof FromEngine>, FromEngine>(true);
 });
 

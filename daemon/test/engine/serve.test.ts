@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { simdDispatch } from '@tributary/native';
 import { engineOnLoopback, startDaemon } from '../daemon-process.js';
 import { tempDir } from '../helpers.js';
 
@@ -52,4 +53,24 @@ test('serve plays a configured route and SIGTERM stops the engine cleanly', asyn
     again.bind(port, '127.0.0.1', () => resolve());
   });
   again.close();
+});
+
+test('TRIBUTARY_SIMD lowers the DSP kernels; /api/stats and the log say so, and what it cannot follow', async (t) => {
+  const { best } = simdDispatch();
+  type Simd = { best: string; used: string; problem: string | null };
+  const simdOf = async (daemon: Awaited<ReturnType<typeof startDaemon>>) =>
+    ((await daemon.call('GET', '/api/stats')).body as { engine: { simd: Simd } }).engine.simd;
+
+  const lowered = await startDaemon(tempDir(t), { ...engineOnLoopback, TRIBUTARY_SIMD: 'sse2' });
+  t.after(() => lowered.stop('SIGKILL'));
+  assert.deepEqual(await simdOf(lowered), { best, used: 'sse2', problem: null });
+  const because = best === 'sse2' ? '' : ` (TRIBUTARY_SIMD; this CPU has ${best})`;
+  assert.ok(lowered.output().includes(`DSP kernels sse2${because}`), lowered.output());
+
+  const unknown = await startDaemon(tempDir(t), { ...engineOnLoopback, TRIBUTARY_SIMD: 'scalar' });
+  t.after(() => unknown.stop('SIGKILL'));
+  const simd = await simdOf(unknown);
+  assert.equal(simd.used, best);
+  assert.match(simd.problem ?? '', /^TRIBUTARY_SIMD=scalar is not one of sse2, avx2, avx512/);
+  assert.ok(unknown.output().includes(`audio engine: ${simd.problem}`), unknown.output());
 });

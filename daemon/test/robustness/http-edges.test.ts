@@ -172,12 +172,19 @@ describe('changes through GET', () => {
       const res = await call({ method: 'GET', url: '/sinks/A/volume/0.3', headers });
       assert.equal(res.status, 200, JSON.stringify(headers));
     }
-    // The same through PUT, from anywhere.
-    const put = await call({
+    // The same through PUT: refused from another site's page too (every change is), taken
+    // from a script.
+    const refused = await call({
       method: 'PUT',
       url: '/sinks/A/volume/0.7',
       headers: { origin: 'https://x.example' },
     });
+    assert.equal(refused.status, 403);
+    assert.match(
+      refused.body.message,
+      /^PUT \/sinks\/A\/volume\/0\.7 is refused from another site's page \(Origin: https:\/\/x\.example\)/,
+    );
+    const put = await call({ method: 'PUT', url: '/sinks/A/volume/0.7' });
     assert.equal(put.status, 200);
     assert.equal((await call({ method: 'GET', url: '/sinks/A' })).body.volume, 0.7);
     assert.equal((await call({ method: 'PUT', url: '/sinks/A/disable' })).status, 200);

@@ -139,23 +139,30 @@ export function rmsDb(x: Float32Array): number {
 }
 
 /**
- * Plays the stream at `url` with ffplay for `seconds` (no window; SDL's dummy audio device,
- * which consumes at the real rate), then stops it (a live stream never ends, so -autoexit
- * cannot); resolves with its stderr (stream info and the playback clock).
+ * Plays the stream at `url` with ffplay (no window; SDL's dummy audio device, which consumes at
+ * the real rate) for `seconds` counted from its first playback clock line, so start-up on a
+ * loaded machine does not eat into the playing time, then stops it (a live stream never ends, so
+ * -autoexit cannot); gives up `limit` seconds after starting it. Resolves with its stderr (stream
+ * info and the playback clock).
  */
-export function ffplay(url: string, seconds: number): Promise<string> {
+export function ffplay(url: string, seconds: number, limit = 30): Promise<string> {
   return new Promise((resolve, reject) => {
     const player = spawn('ffplay', ['-nodisp', '-loglevel', 'info', '-stats', url], {
       env: { ...process.env, SDL_AUDIODRIVER: 'dummy' },
     });
     let log = '';
+    let playing: NodeJS.Timeout | undefined;
     player.stderr.on('data', (c: Buffer) => {
       log += c;
+      if (!playing && / M-A/.test(log)) {
+        playing = setTimeout(() => player.kill('SIGTERM'), seconds * 1000);
+      }
     });
     player.once('error', reject);
-    const timer = setTimeout(() => player.kill('SIGTERM'), seconds * 1000);
+    const giveUp = setTimeout(() => player.kill('SIGTERM'), limit * 1000);
     player.once('close', () => {
-      clearTimeout(timer);
+      clearTimeout(playing);
+      clearTimeout(giveUp);
       resolve(log);
     });
   });

@@ -1,4 +1,5 @@
-//! Which instruction set the optimised kernels run with, chosen once per processor.
+//! Which instruction set the optimised kernels run with, chosen once per process: the CPU's best,
+//! or a lesser one named by `TRIBUTARY_SIMD` ([`SIMD_OVERRIDE_VAR`]) to run as a lesser CPU would.
 //!
 //! Kernels are written once as `#[inline(always)]` generic code and instantiated twice: plain
 //! (baseline x86-64 SSE2, or any other target) and inside a `#[target_feature(enable = "avx2")]`
@@ -7,10 +8,18 @@
 //! registers instead of 16. Dispatch is an enum match outside the inner loops, never a `dyn`
 //! call.
 
-/// The instruction set a processor dispatches to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+use std::sync::OnceLock;
+
+/// The environment variable that lowers the instruction set the kernels dispatch to, so a
+/// machine can run as a lesser CPU would: `sse2` (the x86-64 baseline), `avx2` or `avx512`. It
+/// never raises it: asking for more than the CPU has dispatches to the CPU's best, with a
+/// [`Dispatch::problem`] saying so. Read once per process.
+pub const SIMD_OVERRIDE_VAR: &str = "TRIBUTARY_SIMD";
+
+/// The instruction set a processor dispatches to, from the least to the most capable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Isa {
-    /// Portable code (still auto-vectorised for the baseline target).
+    /// Portable code (still auto-vectorised for the baseline target: SSE2 on x86-64).
     Baseline,
     /// x86-64 with AVX2 and FMA (checked at run time).
     Avx2,
@@ -18,11 +27,93 @@ pub enum Isa {
     Avx512,
 }
 
-impl Isa {
+/// The instruction set the kernels dispatch to, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dispatch {
     /// The best instruction set this CPU supports.
+    pub best: Isa,
+    /// What the kernels use: `best`, lowered by [`SIMD_OVERRIDE_VAR`].
+    pub used: Isa,
+    /// The override as given (None when the variable is unset or empty).
+    pub requested: Option<String>,
+    /// Why the override was not followed as given (unknown name, more than the CPU has).
+    pub problem: Option<String>,
+}
+
+impl Dispatch {
+    /// The dispatch for a CPU whose best is `best`, with `requested` as the override's value.
+    pub fn resolve(best: Isa, requested: Option<&str>) -> Dispatch {
+        let requested = requested.map(str::trim).filter(|r| !r.is_empty());
+        let (used, problem) = match requested.map(|r| (r, Isa::from_name(r))) {
+            None => (best, None),
+            Some((_, Some(isa))) if isa <= best => (isa, None),
+            Some((r, Some(_))) => (
+                best,
+                Some(format!(
+                    "{SIMD_OVERRIDE_VAR}={r} asks for more than this CPU has: using {}",
+                    best.name()
+                )),
+            ),
+            Some((r, None)) => (
+                best,
+                Some(format!(
+                    "{SIMD_OVERRIDE_VAR}={r} is not one of {}: ignored, using {}",
+                    Isa::ALL.map(Isa::name).join(", "),
+                    best.name()
+                )),
+            ),
+        };
+        Dispatch {
+            best,
+            used,
+            requested: requested.map(str::to_owned),
+            problem,
+        }
+    }
+}
+
+/// This process's dispatch: the CPU's best, lowered by the override. Decided once.
+pub fn dispatch() -> &'static Dispatch {
+    static DISPATCH: OnceLock<Dispatch> = OnceLock::new();
+    DISPATCH.get_or_init(|| {
+        let requested = std::env::var(SIMD_OVERRIDE_VAR).ok();
+        Dispatch::resolve(Isa::best_here(), requested.as_deref())
+    })
+}
+
+impl Isa {
+    /// Every instruction set, from the least capable.
+    pub const ALL: [Isa; 3] = [Isa::Baseline, Isa::Avx2, Isa::Avx512];
+
+    /// The name [`SIMD_OVERRIDE_VAR`] takes and reports give.
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Baseline => "sse2",
+            Isa::Avx2 => "avx2",
+            Isa::Avx512 => "avx512",
+        }
+    }
+
+    /// The instruction set named `name` (case-insensitive; `baseline` is `sse2`).
+    pub fn from_name(name: &str) -> Option<Isa> {
+        let name = name.to_ascii_lowercase();
+        if name == "baseline" {
+            return Some(Isa::Baseline);
+        }
+        Isa::ALL.into_iter().find(|isa| isa.name() == name)
+    }
+
+    /// The instruction set the kernels dispatch to: [`Isa::best_here`], lowered by
+    /// [`SIMD_OVERRIDE_VAR`] when it is set.
     pub fn detect() -> Isa {
-        [Isa::Avx512, Isa::Avx2]
+        dispatch().used
+    }
+
+    /// The best instruction set this CPU supports, whatever the override says.
+    pub fn best_here() -> Isa {
+        Isa::ALL
             .into_iter()
+            .rev()
             .find(|isa| isa.runs_here())
             .unwrap_or(Isa::Baseline)
     }
@@ -32,13 +123,14 @@ impl Isa {
         self != Isa::Baseline
     }
 
-    /// Every instruction set this CPU can run, from [`Isa::Baseline`] up to [`Isa::detect`]'s
-    /// choice. A machine dispatches to its best one only, but machines differ, so tests run the
-    /// kernels of each of these against the scalar reference.
+    /// Every instruction set the kernels may use here, from [`Isa::Baseline`] up to
+    /// [`Isa::detect`]'s choice. A machine dispatches to its best one only, but machines differ,
+    /// so tests run the kernels of each of these against the scalar reference; with the override
+    /// set, they test as the lesser CPU would.
     pub fn supported() -> Vec<Isa> {
-        [Isa::Baseline, Isa::Avx2, Isa::Avx512]
+        Isa::ALL
             .into_iter()
-            .filter(|isa| isa.runs_here())
+            .filter(|isa| *isa <= Isa::detect())
             .collect()
     }
 
@@ -97,17 +189,64 @@ mod tests {
     #[test]
     fn supported_runs_from_baseline_to_the_detected_best() {
         let isas = Isa::supported();
-        eprintln!("instruction sets tested on this CPU: {isas:?}");
+        eprintln!("instruction sets tested: {isas:?} ({:?})", dispatch());
         assert_eq!(isas.first(), Some(&Isa::Baseline));
         assert_eq!(isas.last(), Some(&Isa::detect()));
+        assert!(isas.iter().all(|isa| isa.runs_here()));
         // Each level needs the one below it: AVX-512 kernels are AVX2 kernels with more registers.
-        assert!(!isas.contains(&Isa::Avx512) || isas.contains(&Isa::Avx2));
+        assert!(Isa::best_here().runs_here());
+        assert!(!Isa::Avx512.runs_here() || Isa::Avx2.runs_here());
         #[cfg(target_arch = "x86_64")]
         assert_eq!(
-            isas.contains(&Isa::Avx2),
+            Isa::Avx2.runs_here(),
             std::arch::is_x86_feature_detected!("avx2")
                 && std::arch::is_x86_feature_detected!("fma")
         );
+    }
+
+    #[test]
+    fn the_override_in_this_process_is_followed_exactly() {
+        // `npm test` runs this crate again with TRIBUTARY_SIMD set below the CPU's best: this
+        // proves that run really dispatched lower (a misspelt value would test nothing).
+        let d = dispatch();
+        match std::env::var(SIMD_OVERRIDE_VAR)
+            .ok()
+            .filter(|v| !v.trim().is_empty())
+        {
+            None => assert_eq!((d.used, &d.problem), (Isa::best_here(), &None)),
+            Some(v) => {
+                let asked = Isa::from_name(v.trim())
+                    .unwrap_or_else(|| panic!("{SIMD_OVERRIDE_VAR}={v} is not a known name"));
+                assert_eq!(d.used, asked.min(Isa::best_here()), "{d:?}");
+                assert_eq!(d.problem.is_some(), asked > Isa::best_here(), "{d:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_override_lowers_but_never_raises() {
+        let r = |best, v| Dispatch::resolve(best, v);
+        assert_eq!(r(Isa::Avx512, None).used, Isa::Avx512);
+        assert_eq!(r(Isa::Avx512, Some("")).requested, None);
+        assert_eq!(r(Isa::Avx512, Some("avx2")).used, Isa::Avx2);
+        assert_eq!(r(Isa::Avx512, Some(" SSE2 ")).used, Isa::Baseline);
+        assert_eq!(r(Isa::Avx2, Some("baseline")).used, Isa::Baseline);
+        assert_eq!(r(Isa::Avx2, Some("avx2")).problem, None);
+        let raised = r(Isa::Avx2, Some("avx512"));
+        assert_eq!(raised.used, Isa::Avx2);
+        assert!(raised.problem.unwrap().contains("more than this CPU has"));
+        let unknown = r(Isa::Avx2, Some("scalar"));
+        assert_eq!(
+            (unknown.used, unknown.requested.as_deref()),
+            (Isa::Avx2, Some("scalar"))
+        );
+        assert!(unknown
+            .problem
+            .unwrap()
+            .contains("not one of sse2, avx2, avx512"));
+        for isa in Isa::ALL {
+            assert_eq!(Isa::from_name(isa.name()), Some(isa));
+        }
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod eq;
 mod format;
 mod mixer;
 mod preview;
+mod simd;
 // Engine bindings (native/napi/src/engine*.rs) are declared below this line.
 mod engine;
 #[cfg(feature = "fault-injection")]

@@ -7,7 +7,8 @@ declare module '@novnc/novnc' {
     wsProtocols?: string[];
   }
   export default class RFB extends EventTarget {
-    constructor(target: HTMLElement, url: string, options?: RfbOptions);
+    /** `urlOrChannel`: a WebSocket URL, or a WebSocket (connecting or open) to use. */
+    constructor(target: HTMLElement, urlOrChannel: string | WebSocket, options?: RfbOptions);
     scaleViewport: boolean;
     resizeSession: boolean;
     viewOnly: boolean;

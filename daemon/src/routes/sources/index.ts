@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { lookup } from '../../config/model.js';
 import { MediaCommandError, NoMediaHostError } from '../../errors.js';
-import { refuseCrossSite } from '../../http/cross-site.js';
 import { Source, SourceInput, SourcePatch } from '../../schema/source.js';
 import { entityRoutes } from '../entity-routes.js';
 import { errors, nameParams } from '../shared.js';
@@ -54,14 +53,15 @@ const sources: FastifyPluginAsyncTypebox<SourceRoutesOptions> = async (fastify, 
             (method === 'GET'
               ? 'Unsafe across sites (any web page could make a browser send it): refused (403) ' +
                 'when the request says it comes from another site. Prefer POST on the same URL.'
-              : 'The same as the GET on this URL, safe from cross-site requests. No body.'),
+              : 'The same as the GET on this URL, for scripts. No body. Like every change, ' +
+                "refused (403) when it comes from another site's page."),
           params: nameParams('source'),
           response: {
             200: Type.Literal(true, { description: 'The command was sent.' }),
             ...errors(400, ...(method === 'GET' ? [403 as const] : []), 404, 409, 502),
           },
         },
-        ...(method === 'GET' ? { onRequest: refuseCrossSite('POST') } : {}),
+        ...(method === 'GET' ? { config: { changes: 'POST' as const } } : {}),
         handler: async (request) => {
           const source = lookup(fastify.configStore.config, 'source', request.params.name);
           if (!source.vnc_ip) throw new NoMediaHostError(source.name);

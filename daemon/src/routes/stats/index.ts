@@ -16,6 +16,7 @@ const statsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     discovery: fastify.discovery.status(),
     streams: [...fastify.streams.stats(), ...fastify.whep.stats()],
     feeds: fastify.feeds.stats(),
+    refusals: fastify.refusals.stats(),
   });
 
   fastify.get(

@@ -2,7 +2,13 @@
 // desired state as it is) on every configuration change, reports statistics (the engine's own
 // objects: schema/stats.ts is checked against their types), watches the engine's supervisor
 // (faults, restarts, quarantines: logged as they happen), and stops the engine with the app.
-import { Engine, type EngineHealth, type EngineLevels, type Mp3Stream } from '@tributary/native';
+import {
+  Engine,
+  type EngineHealth,
+  type EngineLevels,
+  type Mp3Stream,
+  simdDispatch,
+} from '@tributary/native';
 import type { ConfigSnapshot } from '../../config/store.js';
 import type { StatsMessage } from '../../schema/stats.js';
 import type { EngineSettings } from '../../settings/engine.js';
@@ -16,6 +22,12 @@ export interface EngineLogger {
 }
 
 const EMPTY_PORTS: StatsMessage['engine']['ports'] = { scream: [], tagged: null, rtp: [] };
+
+/** The instruction set the DSP kernels run with in this process (decided once, at load). */
+const SIMD = (() => {
+  const { best, used, problem } = simdDispatch();
+  return { best, used, problem: problem ?? null };
+})();
 
 /** How often the engine's health is read (faults are logged at most this late). */
 export const HEALTH_POLL_MS = 200;
@@ -58,6 +70,7 @@ export class EngineService {
     this.#log = log;
     this.#off = settings === null;
     if (settings === null) return;
+    if (SIMD.problem) log.warn(`audio engine: ${SIMD.problem}`);
     this.#webrtcBind = { addresses: settings.webrtcAddresses, port: settings.webrtcPort };
     try {
       this.#engine = new binding({
@@ -139,7 +152,7 @@ export class EngineService {
   }
 
   /** Everything GET /api/stats and /ws/stats report. */
-  stats(): Omit<StatsMessage, 'discovery' | 'streams' | 'feeds'> {
+  stats(): Omit<StatsMessage, 'discovery' | 'streams' | 'feeds' | 'refusals'> {
     const engine = this.#engine;
     const s = engine?.running ? engine.stats() : null;
     const cpuPercent = s ? this.#cpu.percent(s.cpu_s) : 0;
@@ -166,6 +179,7 @@ export class EngineService {
         uptime_s: s?.uptime_s ?? 0,
         cpu_s: s?.cpu_s ?? 0,
         cpu_percent: cpuPercent,
+        simd: SIMD,
         queue_overflows: s?.queue_overflows ?? 0,
         unknown_packets: s?.unknown_packets ?? 0,
         malformed_unknown: s?.malformed_unknown ?? 0,

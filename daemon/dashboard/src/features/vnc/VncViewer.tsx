@@ -5,6 +5,7 @@
 import RFB from '@novnc/novnc';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { Source } from '../../api/schema';
+import { failure } from './failure';
 import { altF4, KEYSYM, tap } from './keys';
 
 type Status =
@@ -38,7 +39,13 @@ export default function VncViewer({ name }: { name: string }) {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     const url = `${scheme}://${location.host}/ws/vnc/${encodeURIComponent(name)}`;
     setStatus({ kind: 'connecting' });
-    const rfb = new RFB(screen, url, { shared: true });
+    // Our own socket, so the reason the daemon closes it with can be shown (noVNC only logs it).
+    const socket = new WebSocket(url);
+    let closed: { code: number; reason: string } | null = null;
+    socket.addEventListener('close', (event) => {
+      closed = { code: event.code, reason: event.reason };
+    });
+    const rfb = new RFB(screen, socket, { shared: true });
     rfb.scaleViewport = true;
     rfb.background = 'transparent';
     rfbRef.current = rfb;
@@ -56,16 +63,8 @@ export default function VncViewer({ name }: { name: string }) {
     });
     rfb.addEventListener('disconnect', (event) => {
       const clean = (event as CustomEvent<{ clean: boolean }>).detail?.clean;
-      setStatus((now) =>
-        now.kind === 'ended'
-          ? now
-          : {
-              kind: 'ended',
-              text: clean
-                ? 'Disconnected.'
-                : `The connection to the desktop failed: check that a VNC server runs on ${host} and that this server can reach it.`,
-            },
-      );
+      const text = clean ? 'Disconnected.' : failure(closed, name, host);
+      setStatus((now) => (now.kind === 'ended' ? now : { kind: 'ended', text }));
     });
     return () => {
       rfbRef.current = null;
