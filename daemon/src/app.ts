@@ -28,6 +28,7 @@ import { sharedSchemas } from './schema/validate.js';
 import configStore from './services/config-store.js';
 import discovery from './services/discovery/index.js';
 import engine, { type EngineClass } from './services/engine/index.js';
+import feeds from './services/feeds.js';
 import type { DiscoverySettings } from './settings/discovery.js';
 import type { EngineSettings } from './settings/engine.js';
 import streams from './streams/index.js';
@@ -122,6 +123,7 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
       }),
     (f: FastifyInstance) => f.register(discovery, { settings: options.discovery ?? null }),
     (f: FastifyInstance) => f.register(streams),
+    (f: FastifyInstance) => f.register(feeds),
   ];
   for (const register of services) await register(fastify);
 

@@ -118,6 +118,16 @@ export const BadUrlError = createError<'TRIBUTARY_BAD_URL', 400, [string]>(
   400,
 );
 
+/**
+ * 400: the URL's percent-escapes are well formed but their bytes are not UTF-8 (a lone
+ * surrogate's bytes, %ED%BF%BF, among them: no URL can name such a name). Args: the URL (cut).
+ */
+export const BadUrlUtf8Error = createError<'TRIBUTARY_BAD_URL', 400, [string]>(
+  'TRIBUTARY_BAD_URL',
+  "The URL '%s' is not valid percent-encoded UTF-8 (an entry whose name has no UTF-8 form, such as a lone surrogate, is reached by its config_id)",
+  400,
+);
+
 /** 414: a path segment is longer than any name could be. Args: the limit. */
 export const UrlTooLongError = createError<'TRIBUTARY_URL_TOO_LONG', 414, [number]>(
   'TRIBUTARY_URL_TOO_LONG',

@@ -10,6 +10,15 @@ import { fileURLToPath } from 'node:url';
 
 export const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
+/** The audio engine on 127.0.0.1 with a Scream port the system picks, nothing else. */
+export const engineOnLoopback = {
+  ENGINE: 'on',
+  ENGINE_BIND: '127.0.0.1',
+  SCREAM_PORTS: '0',
+  SCREAM_TAGGED_PORT: 'off',
+  RTP_PORTS: 'off',
+};
+
 export interface Daemon {
   readonly child: ChildProcess;
   readonly apiUrl: string;

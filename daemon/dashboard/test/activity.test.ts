@@ -160,6 +160,12 @@ function stats(
     unknown_senders: [],
     streams: [],
     discovery: DISCOVERY_OFF,
+    feeds: {
+      bound_bytes: 1 << 20,
+      config: { clients: 1, messages: 1, skipped: 0, closed_slow: 0 },
+      stats: { clients: 1, messages: 1, skipped: 0, closed_slow: 0 },
+      levels: { clients: 0, messages: 0, skipped: 0, closed_slow: 0 },
+    },
     refusals: { unknown_host: 0, cross_site: 0, vnc_not_rfb: 0, last: null },
     ...extra,
   };

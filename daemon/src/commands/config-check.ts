@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 import { ConfigFileError, parseConfigText, parseEqualizersText } from '../config/documents.js';
+import type { Problem } from '../schema/problem.js';
 import { type CommandIO, processIO } from './types.js';
 
 const usage = `Usage: tributary config check [--kind config|equalizers] FILE...
@@ -10,7 +11,11 @@ const usage = `Usage: tributary config check [--kind config|equalizers] FILE...
 Validates each file as the daemon would load it and prints every problem with its path inside
 the file (e.g. sinks[2].volume), the rule and the value. A file whose top level has only
 "equalizers" is checked as equalizers.yaml, anything else as config.yaml, unless --kind says.
-Exit code: 0 all valid, 1 a file is invalid, 2 a file cannot be read or bad usage.
+Names that break the rule of names (a "/", a control character, a lone surrogate, "." or
+"..", ...) are listed with how to reach and rename their entry: the daemon loads such a file,
+but the API refuses those names and a URL cannot carry them.
+Exit code: 0 all valid, 1 a file is invalid or has names to fix, 2 a file cannot be read or bad
+usage.
 `;
 
 type Kind = 'config' | 'equalizers';
@@ -68,14 +73,25 @@ export async function run(argv: string[], io: CommandIO = processIO): Promise<nu
     }
     const kind = forced ?? guessKind(text, file);
     try {
+      let names: Problem[];
       if (kind === 'equalizers') {
-        const { value } = parseEqualizersText(text, file);
-        io.out(`${file}: valid equalizers file (${value.equalizers.length} presets)\n`);
+        const parsed = parseEqualizersText(text, file);
+        names = parsed.names;
+        io.out(`${file}: valid equalizers file (${parsed.value.equalizers.length} presets)\n`);
       } else {
-        const { value } = parseConfigText(text, file);
+        const { value, names: found } = parseConfigText(text, file);
+        names = found;
         io.out(
           `${file}: valid config file (${value.sinks.length} sinks, ${value.sources.length} sources, ${value.routes.length} routes)\n`,
         );
+      }
+      if (names.length > 0) {
+        const n = names.length;
+        io.out(
+          `${file}: ${n} name${n === 1 ? '' : 's'} to fix (the daemon loads the file; the API refuses such names)\n`,
+        );
+        for (const p of names) io.out(`${file}: ${p.message}\n`);
+        code = Math.max(code, 1);
       }
     } catch (err) {
       if (!(err instanceof ConfigFileError)) throw err;

@@ -174,6 +174,7 @@ export async function loadDocument<T>(doc: Doc<T>, log: StoreLogger): Promise<vo
     throw new ConfigFileError(doc.path, [problem], damageMessage(doc.path, why, false));
   }
   const parsed = doc.parse(text); // throws ConfigFileError: refuse to start
+  reportNames(doc.path, parsed.names, log);
   setBase(doc, parsed.value, parsed.revision);
   doc.text = text;
   await keepLastGood(doc.path, text);
@@ -185,6 +186,16 @@ export async function loadDocument<T>(doc: Doc<T>, log: StoreLogger): Promise<vo
     await keepLastGood(doc.path, doc.text);
     log.info(`gave ${parsed.generatedIds.size} entries in ${doc.path} a config_id`);
   }
+}
+
+/** Names of a file that break the rule of names: loaded, and said once per load. */
+function reportNames(path: string, names: readonly Problem[], log: StoreLogger): void {
+  if (names.length === 0) return;
+  log.warn(
+    `${path} has ${names.length} name${names.length === 1 ? '' : 's'} the API would refuse ` +
+      `(loaded anyway; a URL reaches such an entry by its config_id):\n` +
+      names.map((p) => `  ${p.message}`).join('\n'),
+  );
 }
 
 /**
@@ -248,6 +259,7 @@ export function mergeHandEdit<T>(
     );
   }
   log.info(`reloaded ${doc.path} (edited by hand)`);
+  reportNames(doc.path, theirs.names, log);
   doc.text = disk;
   void keepLastGood(doc.path, disk).catch((err: Error) =>
     log.warn(`could not keep a copy of ${doc.path}: ${err.message}`),

@@ -36,6 +36,39 @@ export interface Parsed<T> {
   generatedIds: Set<string>;
   /** The file's `revision` (null when the line is missing). */
   revision: number | null;
+  /**
+   * Names that break the rule of names (schema/name.ts), with how to reach their entry. They
+   * do not stop the file from loading (a user's configuration is never refused for a name it
+   * was allowed to hold before the rule): the daemon warns, and `config check` reports them.
+   */
+  names: Problem[];
+}
+
+/** Splits validation problems into names breaking the rule and everything else. */
+function splitNames(problems: Problem[]): { names: Problem[]; others: Problem[] } {
+  return {
+    names: problems.filter((p) => p.keyword === 'name'),
+    others: problems.filter((p) => p.keyword !== 'name'),
+  };
+}
+
+/**
+ * A name problem of `config` with the way to fix it: the URL that reaches the entry by its
+ * config_id (when the file gave one; otherwise the daemon gives it one when it loads the file).
+ */
+function withRemedy(problem: Problem, config: Partial<ConfigPart>): Problem {
+  const own = /^(sinks|sources|routes)\[(\d+)\]\.name$/.exec(problem.path);
+  let remedy: string;
+  if (own) {
+    const list = own[1] as 'sinks' | 'sources' | 'routes';
+    const id = config[list]?.[Number(own[2])]?.config_id;
+    remedy = id
+      ? `rename it in the file or through the API at /${list}/${id} (its config_id)`
+      : 'rename it in the file, or through the API by the config_id the daemon gives it';
+  } else if (problem.path.startsWith('equalizers[')) {
+    remedy = 'rename the preset in the file (presets have no config_id)';
+  } else remedy = 'renaming the entry it names (or editing the file) fixes it';
+  return { ...problem, message: `${problem.message}: ${remedy}` };
 }
 
 /** Parses YAML safely (core schema: plain data only, no custom tags, duplicate keys refused). */
@@ -61,7 +94,7 @@ function parseYaml(text: string, file: string): unknown {
 export function parseConfigText(text: string, file: string): Parsed<ConfigPart> {
   const data = parseYaml(text, file);
   const problems = check(ConfigFile, data);
-  if (problems.length > 0) throw new ConfigFileError(file, problems);
+  if (splitNames(problems).others.length > 0) throw new ConfigFileError(file, problems);
   const raw = data as ConfigFile;
   const generatedIds = new Set<string>();
   const withId = <T extends { config_id: string }>(input: { config_id?: string }, entity: T): T => {
@@ -78,15 +111,16 @@ export function parseConfigText(text: string, file: string): Parsed<ConfigPart> 
   };
   const value: ConfigPart = { ...entries, favorites: existingFavorites(raw.favorites, entries) };
   const semantic = validateConfig({ ...value, equalizers: [] });
-  if (semantic.length > 0) throw new ConfigFileError(file, semantic);
-  return { value, generatedIds, revision: raw.revision ?? null };
+  if (semantic.length > 0) throw new ConfigFileError(file, [...problems, ...semantic]);
+  const names = problems.map((p) => withRemedy(p, raw as Partial<ConfigPart>));
+  return { value, generatedIds, revision: raw.revision ?? null, names };
 }
 
 /** Parses and validates equalizers.yaml text; throws ConfigFileError listing every problem. */
 export function parseEqualizersText(text: string, file: string): Parsed<EqualizersPart> {
   const data = parseYaml(text, file);
   const problems = check(EqualizersFile, data);
-  if (problems.length > 0) throw new ConfigFileError(file, problems);
+  if (splitNames(problems).others.length > 0) throw new ConfigFileError(file, problems);
   const { revision } = data as EqualizersFile;
   const equalizers = (data as EqualizersFile).equalizers.map(
     (p) => ({ name: p.name, ...bandsOf(p as EqualizerPreset) }) as EqualizerPreset,
@@ -98,23 +132,42 @@ export function parseEqualizersText(text: string, file: string): Parsed<Equalize
     equalizers,
     favorites: [],
   });
-  if (semantic.length > 0) throw new ConfigFileError(file, semantic);
-  return { value: { equalizers }, generatedIds: new Set(), revision: revision ?? null };
+  if (semantic.length > 0) throw new ConfigFileError(file, [...problems, ...semantic]);
+  const names = problems.map((p) => withRemedy(p, {}));
+  return { value: { equalizers }, generatedIds: new Set(), revision: revision ?? null, names };
 }
 
 /**
  * What the configuration files would say about `config` if it were written and read back: the
  * file schemas (every bound, finite numbers, formats) and the rules across entries. A change
  * is refused with these before anything is written, so nothing is saved that would not load.
- * Checked on a copy: validation fills in defaults.
+ * Checked on a copy: validation fills in defaults. A name breaking the rule of names is refused
+ * unless `before` (the configuration the change started from) already had it: a file written
+ * before the rule keeps working, and nothing adds a new one.
  */
-export function fileProblems(config: Config): Problem[] {
+export function fileProblems(config: Config, before?: Readonly<Config>): Problem[] {
   const { sinks, sources, routes, equalizers } = config;
-  return [
+  const known = before ? namesIn(before) : new Set<string>();
+  const schema = [
     ...check(ConfigFile, structuredClone({ sinks, sources, routes })),
     ...check(EqualizersFile, structuredClone({ equalizers })),
-    ...validateConfig(config),
-  ];
+  ].filter((p) => !(p.keyword === 'name' && known.has(p.value as string)));
+  return [...schema, ...validateConfig(config)];
+}
+
+/** Every name in `config` and every name it refers to. */
+function namesIn(config: Readonly<Config>): Set<string> {
+  const names = new Set<string>();
+  for (const e of [...config.sinks, ...config.sources]) {
+    names.add(e.name);
+    for (const m of e.group_members) names.add(m);
+  }
+  for (const r of config.routes) for (const n of [r.name, r.source, r.sink]) names.add(n);
+  for (const p of config.equalizers) names.add(p.name);
+  const { sap, mdns } = config;
+  for (const g of [sap.listener.add_to_group, mdns.add_sinks_to_group, mdns.add_sources_to_group])
+    if (g !== null) names.add(g);
+  return names;
 }
 
 /** `value` with its keys in `order` first (then any others), as the schema lists them. */

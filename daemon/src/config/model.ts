@@ -80,9 +80,14 @@ export function entriesOf<K extends Kind>(
   return listOf(config as Entries, kind);
 }
 
-export function find<K extends Kind>(config: Config, kind: K, name: string): EntityOf<K> {
-  const entity = listOf(config, kind).find((e) => e.name === name);
-  if (!entity) throw new NotFoundError(kind, name);
+/**
+ * The entry named `key`, else the one whose config_id it is (how an entry whose name a URL
+ * cannot carry is reached); 404 when there is neither.
+ */
+export function find<K extends Kind>(config: Config, kind: K, key: string): EntityOf<K> {
+  const list = listOf(config, kind);
+  const entity = list.find((e) => e.name === key) ?? list.find((e) => e.config_id === key);
+  if (!entity) throw new NotFoundError(kind, key);
   return entity;
 }
 
@@ -165,10 +170,11 @@ function ensureValid(config: Config, kind: Kind, entity: Entity): void {
 export function updateEntity<K extends Kind>(
   config: Config,
   kind: K,
-  name: string,
+  key: string,
   patch: PatchOf<K>,
 ): EntityOf<K> {
-  const entity = find(config, kind, name);
+  const entity = find(config, kind, key);
+  const name = entity.name;
   const { config_id, equalizer, ...fields } = patch as PatchOf<K> & {
     equalizer?: Partial<Equalizer>;
   };
@@ -226,16 +232,13 @@ export function referrers(config: Config, kind: Kind, name: string): string[] {
   return out;
 }
 
-export function deleteEntity(config: Config, kind: Kind, name: string): void {
-  find(config, kind, name);
-  const users = referrers(config, kind, name);
-  if (users.length > 0) throw new InUseError(kind, name, users.join(', '));
+export function deleteEntity(config: Config, kind: Kind, key: string): void {
+  const entity = find(config, kind, key) as Entity;
+  const users = referrers(config, kind, entity.name);
+  if (users.length > 0) throw new InUseError(kind, entity.name, users.join(', '));
   const list = listOf(config, kind) as Entity[];
-  const [removed] = list.splice(
-    list.findIndex((e) => e.name === name),
-    1,
-  );
-  config.favorites = config.favorites.filter((id) => id !== removed!.config_id);
+  list.splice(list.indexOf(entity), 1);
+  config.favorites = config.favorites.filter((id) => id !== entity.config_id);
 }
 
 export function findPreset(config: Readonly<Config>, name: string): EqualizerPreset {

@@ -211,7 +211,7 @@ export class ConfigStore {
         try {
           const next = structuredClone(draft);
           const result = op.run(next);
-          let problems = fileProblems(next);
+          let problems = fileProblems(next, draft);
           for (const check of this.#checks) if (problems.length === 0) problems = check(next);
           if (problems.length > 0) throw invalidConfig(problems);
           draft = next;

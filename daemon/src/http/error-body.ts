@@ -2,7 +2,7 @@
 // handler and the router's own errors alike.
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { BadUrlError, type ProblemError, UrlTooLongError } from '../errors.js';
+import { BadUrlError, BadUrlUtf8Error, type ProblemError, UrlTooLongError } from '../errors.js';
 import type { ErrorResponse, Problem } from '../schema/problem.js';
 import { show } from '../schema/validate.js';
 
@@ -45,9 +45,12 @@ export function frameworkErrors(
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
+  const url = show(request.url).replace(/^"|"$/g, '');
   const ours =
     error.code === 'FST_ERR_BAD_URL'
-      ? new BadUrlError(show(request.url).replace(/^"|"$/g, ''))
+      ? /%(?![0-9A-Fa-f]{2})/.test(request.url)
+        ? new BadUrlError(url)
+        : new BadUrlUtf8Error(url)
       : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
         ? new UrlTooLongError(MAX_PARAM_LENGTH)
         : error;

@@ -22,6 +22,8 @@ export interface Collection<Entity extends TSchema, Input extends TSchema, Patch
   readonly noun: string;
   /** What one entry is called, for the name parameter: "sink", "equalizer preset". */
   readonly what: string;
+  /** Entries have a config_id, which the `{name}` of a URL may give instead of the name. */
+  readonly byConfigId: boolean;
   /** The stored form (with `$id`), answered by every route but delete. */
   readonly entity: Entity;
   /** The body that adds one (with `$id`). */
@@ -51,7 +53,7 @@ export function collectionRoutes<
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const store = fastify.configStore;
   const tags = [c.tag];
-  const params = nameParams(c.what);
+  const params = nameParams(c.what, c.byConfigId);
   const entity = Type.Ref(c.entity);
 
   app.get(
@@ -75,7 +77,7 @@ export function collectionRoutes<
         operationId: `get${c.noun}`,
         ...docs(c.get),
         params,
-        response: replies({ 200: entity, ...errors(404) }),
+        response: replies({ 200: entity, ...errors(400, 404) }),
       },
     },
     async (request) => c.get.read(store.config, request.params.name),
@@ -107,7 +109,7 @@ export function collectionRoutes<
           tags,
           operationId: `update${c.noun}`,
           ...docs(update),
-          params: nameParams(`${c.what} to change (its current name)`),
+          params: nameParams(`${c.what} to change (its current name)`, c.byConfigId),
           body: Type.Ref(update.patch),
           response: replies({ 200: entity, ...errors(400, 404, 409, 503) }),
         },
@@ -127,7 +129,7 @@ export function collectionRoutes<
         params,
         response: replies({
           200: True,
-          ...errors(404, ...(c.remove.inUse ? [409 as const] : []), 503),
+          ...errors(400, 404, ...(c.remove.inUse ? [409 as const] : []), 503),
         }),
       },
     },

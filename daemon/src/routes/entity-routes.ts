@@ -58,6 +58,7 @@ export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): Fastify
       tag,
       noun,
       what: kind,
+      byConfigId: true,
       entity: o.entity,
       input: o.input,
       list: {
@@ -111,12 +112,7 @@ export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): Fastify
         params: paramsSchema,
         response: {
           200: True,
-          ...errors(
-            ...(Object.keys(paramsSchema.properties).length > 1 ? [400 as const] : []),
-            ...(method === 'GET' ? [403 as const] : []),
-            404,
-            503,
-          ),
+          ...errors(400, ...(method === 'GET' ? [403 as const] : []), 404, 503),
         },
       },
       ...(method === 'GET' ? { config: { changes: 'PUT' as const } } : {}),
@@ -180,7 +176,7 @@ export function entityRoutes<K extends Kind>(o: EntityRoutesOptions<K>): Fastify
           operationId: `getEqualizerOf${noun}`,
           summary: `Get the equalizer of a ${kind}`,
           params,
-          response: { 200: Type.Ref(Equalizer), ...errors(404) },
+          response: { 200: Type.Ref(Equalizer), ...errors(400, 404) },
         },
       },
       async (request) => lookup(store.config, kind, request.params.name).equalizer,

@@ -5,10 +5,12 @@ import type { WebSocket } from '@fastify/websocket';
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UpgradeRequiredError } from '../errors.js';
+import { nameRules } from '../schema/common.js';
 import { ErrorResponse } from '../schema/problem.js';
+import type { FeedMessage, FeedSocket } from '../services/feeds.js';
 
 const errorDescriptions = {
-  400: 'Invalid input: the body names the field, the rule broken and the value given.',
+  400: 'Invalid input (body or URL, a name breaking the rule of names included): the body names the field, the rule broken and the value given.',
   401: 'API_TOKEN is set and the request did not carry it.',
   403: "A change through GET from another site's page (Origin or Sec-Fetch-Site); the message names the method to use.",
   404: 'No entry with that name (or no such route).',
@@ -34,9 +36,22 @@ export function errors(...statuses: ErrorStatus[]): Record<number, TSchema> {
 /** The answer of setters and deletes. */
 export const True = Type.Literal(true, { description: 'Always true: the change is saved.' });
 
-export function nameParams(kind: string) {
+/**
+ * The `{name}` of a URL: a name (with the rule of names: a broken one is a 400 saying which
+ * part) or, for kinds that have one, the entry's config_id, which reaches an entry whose name
+ * came from a file written before the rule and cannot be put in a URL.
+ */
+export function nameParams(kind: string, byConfigId = true) {
+  const either = byConfigId
+    ? ` or its config_id (a name is matched first). The config_id reaches an entry whose name ` +
+      'a hand-written config.yaml gave it against the rule, to rename or delete it.'
+    : '.';
   return Type.Object({
-    name: Type.String({ description: `Name of the ${kind}.`, examples: ['Living Room'] }),
+    name: Type.String({
+      ...nameRules,
+      description: `Name of the ${kind}${either}`,
+      examples: ['Living Room'],
+    }),
   });
 }
 
@@ -64,13 +79,16 @@ export async function upgradeRequired(request: FastifyRequest, reply: FastifyRep
 
 /**
  * Feeds a WebSocket JSON messages: `start(send)` sends what there is now and returns how to stop
- * sending later ones, which happens when the socket closes or fails. Nothing is sent to a socket
- * that is no longer open.
+ * sending later ones, which happens when the socket closes or fails; `send` takes a message or a
+ * function making it (called only if it is sent). `send` is the feed's
+ * (`fastify.feeds.open`): nothing goes to a socket that is no longer open, and a client that
+ * does not read is closed or skipped (src/services/feeds.ts).
  */
-export function feed(socket: WebSocket, start: (send: (message: object) => void) => () => void) {
-  const stop = start((message) => {
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
-  });
+export function feed(
+  { socket, send }: FeedSocket,
+  start: (send: (message: FeedMessage) => void) => () => void,
+) {
+  const stop = start(send);
   socket.on('close', stop);
   socket.on('error', stop);
 }

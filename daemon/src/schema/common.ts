@@ -23,6 +23,7 @@ import {
   VOLUME_MAX,
   VOLUME_MIN,
 } from './constants.js';
+import { NAME_MAX_LENGTH, NAME_MIN_LENGTH, NAME_PATTERN, NAME_RULE } from './name.js';
 
 export {
   BIT_DEPTHS,
@@ -77,13 +78,16 @@ export function StringEnum<const V extends readonly string[]>(
   return Type.Unsafe<V[number]>({ type: 'string', enum: [...values], ...options });
 }
 
-/** The rules of a name, to build name-valued fields with their own description. */
+/**
+ * The rules of a name, to build name-valued fields with their own description: every name and
+ * every field naming one (route ends, group members, the discovery settings' groups). The rule
+ * itself lives in name.ts; `validate.ts` words a broken one precisely.
+ */
 export const nameRules = {
-  minLength: 1,
-  maxLength: 64,
-  // No slash (names are URL path segments), no control characters, no surrounding spaces.
-  pattern: '^[^\\s/\\x00-\\x1f\\x7f]([^/\\x00-\\x1f\\x7f]*[^\\s/\\x00-\\x1f\\x7f])?$',
-  'x-rule': '1 to 64 characters, no "/", no control characters, no leading or trailing spaces',
+  minLength: NAME_MIN_LENGTH,
+  maxLength: NAME_MAX_LENGTH,
+  pattern: NAME_PATTERN,
+  'x-rule': NAME_RULE,
 } as const;
 
 export const Name = Type.String({

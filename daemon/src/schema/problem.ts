@@ -11,7 +11,8 @@ export const Problem = Type.Object(
     keyword: Type.String({
       description:
         'The rule broken, as a JSON Schema keyword (maximum, type, enum, required, ...) or a ' +
-        'configuration rule (unique, reference, cycle, group).',
+        'configuration rule (unique, reference, cycle, group); `name` for a name that breaks ' +
+        'the rule of names (the rule says which part).',
       examples: ['maximum'],
     }),
     rule: Type.String({

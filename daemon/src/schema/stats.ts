@@ -4,6 +4,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { StreamStats, WebrtcStreamStats } from '../streams/schema.js';
 import { DiscoveryStatus } from './discovery-status.js';
+import { FeedsStats } from './feeds.js';
 import { RefusalStats } from './refusals.js';
 
 /** An instruction set the DSP kernels dispatch to; sse2 is the x86-64 baseline. */
@@ -254,6 +255,7 @@ export const StatsMessage = Type.Object(
         'Streams of sinks that had a listener: MP3 (GET /stream/{ip}/, format mp3) and WebRTC ' +
         '(WHEP, format webrtc).',
     }),
+    feeds: FeedsStats,
     refusals: RefusalStats,
   },
   { title: 'StatsMessage', additionalProperties: false },

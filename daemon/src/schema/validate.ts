@@ -20,6 +20,7 @@ import { EqualizerPreset, EqualizerPresetInput } from './equalizer-preset.js';
 import { Favorites } from './favorites.js';
 import { Config, ConfigFile, ConfigMessage, EqualizersFile } from './files.js';
 import { LevelsRefusal, LevelsSubscribe, LevelsUnsubscribe } from './levels.js';
+import { NAME_PATTERN, nameFault } from './name.js';
 import { ErrorResponse, Problem } from './problem.js';
 import { Route, RouteInput, RoutePatch } from './route.js';
 import { Sink, SinkInput, SinkPatch } from './sink.js';
@@ -103,6 +104,11 @@ export function toPath(pointer: string, extra?: string): string {
   return out;
 }
 
+/** A broken name rule (name.ts): reported with the keyword `name` and the precise fault. */
+function isNameRule(e: ErrorObject): boolean {
+  return e.keyword === 'pattern' && (e.params as { pattern?: string }).pattern === NAME_PATTERN;
+}
+
 function ruleOf(e: ErrorObject): string {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
@@ -136,6 +142,10 @@ function ruleOf(e: ErrorObject): string {
     case 'maxLength':
       return `must be at most ${p.limit} characters long`;
     case 'pattern': {
+      if (isNameRule(e) && typeof e.data === 'string') {
+        const fault = nameFault(e.data);
+        if (fault) return fault;
+      }
       const described = (e.parentSchema as Record<string, unknown> | undefined)?.['x-rule'];
       return typeof described === 'string' ? `must be ${described}` : `must match ${p.pattern}`;
     }
@@ -209,7 +219,7 @@ export function toProblems(errors: readonly ErrorObject[], prefix = ''): Problem
         : e.keyword === 'additionalProperties'
           ? (e.data as Record<string, unknown>)[String(p.additionalProperty)]
           : e.data;
-    const problem = makeProblem(path, e.keyword, ruleOf(e), value);
+    const problem = makeProblem(path, isNameRule(e) ? 'name' : e.keyword, ruleOf(e), value);
     if (seen.has(problem.message)) continue;
     seen.add(problem.message);
     problems.push(problem);

@@ -1,8 +1,8 @@
 // The MP3 streams of all sinks: which sink an address streams, one hub per sink (kept for its
 // statistics after the last listener leaves), and hubs ended when their sink changes.
 import type { ServerResponse } from 'node:http';
-import { tcpSendQueue } from '@tributary/native';
 import type { ConfigSnapshot } from '../config/store.js';
+import { kernelSendQueue } from '../http/send-queue.js';
 import type { Sink } from '../schema/sink.js';
 import type { EngineService } from '../services/engine/service.js';
 import { Mp3Hub } from './mp3-hub.js';
@@ -24,17 +24,9 @@ export function sinkAt(sinks: readonly Sink[], ip: string): Sink | null {
   return best;
 }
 
-type Handle = { _handle?: { fd?: number }; _parent?: Handle } | null | undefined;
-
 /** The kernel's send queue of a response's TCP connection (through TLS too), or 0. */
 export function kernelQueued(res: ServerResponse): number {
-  // Node keeps the descriptor on the socket's handle (the TCP socket under a TLS one).
-  let socket = res.socket as unknown as Handle;
-  for (let depth = 0; socket && depth < 3; depth++, socket = socket._parent) {
-    const fd = socket._handle?.fd;
-    if (typeof fd === 'number' && fd >= 0) return tcpSendQueue(fd) ?? 0;
-  }
-  return 0;
+  return kernelSendQueue(res.socket);
 }
 
 /**

@@ -85,3 +85,43 @@ test('tributary config check: semantic problems, equalizer files, unreadable fil
   assert.match(missing.stderr, /cannot read/);
   assert.equal((await check()).status, 2);
 });
+
+test('tributary config check reports names against the rule, with path, rule and remedy', async (t) => {
+  const dir = tempDir(t);
+  const id = '11111111-1111-4111-8111-111111111111';
+  const config = write(
+    t,
+    `sinks:\n  - name: "\\udfff"\n    config_id: ${id}\n  - name: ".."\n  - name: "a\\u202eb"\n    config_id: 22222222-2222-4222-8222-222222222222\n` +
+      'sources:\n  - name: PC\nroutes:\n  - {name: "\\x07R", source: PC, sink: ".."}\n',
+    'config.yaml',
+    dir,
+  );
+  const res = spawnCheck(config);
+  assert.equal(res.status, 1, res.stdout + res.stderr);
+  const lines = res.stdout.trim().split('\n');
+  assert.equal(lines[0], `${config}: valid config file (3 sinks, 1 sources, 1 routes)`);
+  assert.equal(
+    lines[1],
+    `${config}: 5 names to fix (the daemon loads the file; the API refuses such names)`,
+  );
+  for (const expected of [
+    `sinks[0].name must not contain a lone UTF-16 surrogate (U+DFFF at character 1) (got "\\udfff"): rename it in the file or through the API at /sinks/${id} (its config_id)`,
+    'sinks[1].name must not be "." or ".." (URLs drop such a path segment) (got ".."): rename it in the file, or through the API by the config_id the daemon gives it',
+    'sinks[2].name must not contain a bidirectional control character (U+202E at character 2)',
+    'routes[0].name must not contain a control character (U+0007 at character 1) (got "\\u0007R")',
+    'routes[0].sink must not be "." or ".." (URLs drop such a path segment) (got ".."): renaming the entry it names (or editing the file) fixes it',
+  ]) {
+    assert.ok(
+      lines.some((l) => l.startsWith(`${config}: ${expected}`)),
+      `${expected}\n${res.stdout}`,
+    );
+  }
+
+  const eq = write(t, 'equalizers:\n  - name: "/"\n', 'equalizers.yaml', dir);
+  const eqRes = await check(eq);
+  assert.equal(eqRes.status, 1);
+  assert.match(
+    eqRes.stdout,
+    /equalizers\[0\]\.name must not contain "\/" \(character 1\) \(got "\/"\): rename the preset in the file \(presets have no config_id\)/,
+  );
+});

@@ -322,3 +322,33 @@ describe('config store', () => {
     assert.match(readFileSync(file, 'utf8'), /name: K/);
   });
 });
+
+describe('names against the rule of names in the store', () => {
+  test('a name the file already has is kept through changes; a change adding one is refused', async (t) => {
+    const dir = tempDir(t);
+    writeFileSync(join(dir, 'config.yaml'), 'sinks:\n  - name: ".."\n  - name: Den\n');
+    const { store, logs } = await open(t, dir);
+    assert.match(logs.find((l) => l.level === 'warn')!.message, /sinks\[0\]\.name must not be/);
+    // Other changes go through with ".." still there, and so does a change of its own fields.
+    await store.change((c) => addEntity(c, 'sink', sink('Hall')));
+    await store.change((c) => {
+      find(c, 'sink', '..').volume = 0.5;
+    });
+    // A new such name, from anywhere (not only the API's request schemas), is refused.
+    for (const bad of ['.', 'a\u202eb', '\udfff']) {
+      await assert.rejects(
+        store.change((c) => updateEntity(c, 'sink', 'Den', { name: bad })),
+        (err: Error & { details?: { keyword: string }[] }) => err.details?.[0]?.keyword === 'name',
+        JSON.stringify(bad),
+      );
+    }
+    assert.deepEqual(
+      store.config.sinks.map((s) => [s.name, s.volume]),
+      [
+        ['..', 0.5],
+        ['Den', 1],
+        ['Hall', 1],
+      ],
+    );
+  });
+});

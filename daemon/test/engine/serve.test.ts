@@ -5,19 +5,11 @@ import { createSocket } from 'node:dgram';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { simdDispatch } from '@tributary/native';
-import { startDaemon } from '../daemon-process.js';
+import { engineOnLoopback, startDaemon } from '../daemon-process.js';
 import { tempDir } from '../helpers.js';
 
-const engineEnv = {
-  ENGINE: 'on',
-  ENGINE_BIND: '127.0.0.1',
-  SCREAM_PORTS: '0',
-  SCREAM_TAGGED_PORT: 'off',
-  RTP_PORTS: 'off',
-};
-
 test('serve plays a configured route and SIGTERM stops the engine cleanly', async (t) => {
-  const daemon = await startDaemon(tempDir(t), engineEnv);
+  const daemon = await startDaemon(tempDir(t), engineOnLoopback);
   t.after(() => daemon.stop('SIGKILL'));
   const rx = createSocket('udp4');
   await new Promise<void>((resolve) => rx.bind(0, '127.0.0.1', () => resolve()));
@@ -69,13 +61,13 @@ test('TRIBUTARY_SIMD lowers the DSP kernels; /api/stats and the log say so, and 
   const simdOf = async (daemon: Awaited<ReturnType<typeof startDaemon>>) =>
     ((await daemon.call('GET', '/api/stats')).body as { engine: { simd: Simd } }).engine.simd;
 
-  const lowered = await startDaemon(tempDir(t), { ...engineEnv, TRIBUTARY_SIMD: 'sse2' });
+  const lowered = await startDaemon(tempDir(t), { ...engineOnLoopback, TRIBUTARY_SIMD: 'sse2' });
   t.after(() => lowered.stop('SIGKILL'));
   assert.deepEqual(await simdOf(lowered), { best, used: 'sse2', problem: null });
   const because = best === 'sse2' ? '' : ` (TRIBUTARY_SIMD; this CPU has ${best})`;
   assert.ok(lowered.output().includes(`DSP kernels sse2${because}`), lowered.output());
 
-  const unknown = await startDaemon(tempDir(t), { ...engineEnv, TRIBUTARY_SIMD: 'scalar' });
+  const unknown = await startDaemon(tempDir(t), { ...engineOnLoopback, TRIBUTARY_SIMD: 'scalar' });
   t.after(() => unknown.stop('SIGKILL'));
   const simd = await simdOf(unknown);
   assert.equal(simd.used, best);

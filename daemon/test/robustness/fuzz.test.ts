@@ -1,7 +1,7 @@
 // A bounded HTTP fuzzer (issue 10): 5,000 requests built from the API's own vocabulary and the
 // inputs that broke it (±Infinity and 1e309 in setters, deep nesting, undecodable cookies,
 // IPv6 zone ids, bad percent-encoding, huge bodies, wrong methods and content types, cross-site
-// headers), against a daemon with API_TOKEN set and a house already configured. No answer may
+// headers, names the rule of names refuses in bodies and URLs), against a daemon with API_TOKEN set and a house already configured. No answer may
 // be a 5xx; every error must be in our format; and what was saved must load again.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import { ConfigStore } from '../../src/config/store.js';
 import { build } from '../helpers.js';
+import { BAD_NAMES } from './bad-names.js';
 
 const REQUESTS = 5000;
 const TOKEN = 'fuzz-token';
@@ -30,6 +31,9 @@ function random(seed: number) {
 }
 
 const NAMES = ['Kitchen', 'Den', 'Downstairs', 'PC', 'PCs', 'PC to Downstairs', 'Nowhere'];
+/** One name of each class the rule of names refuses: lone surrogates, controls, "/", "." ... */
+const BAD_NAME_TEXTS = BAD_NAMES.map((b) => b.name);
+const NAMES_AND_BAD = [...NAMES, ...NAMES, ...BAD_NAME_TEXTS];
 const ODD_NAMES = [
   '%ZZ',
   '%',
@@ -47,6 +51,17 @@ const ODD_NAMES = [
   'trail%20',
   'K%C3%BCche',
   '%7B%7D',
+  // Names the rule refuses (issue 26; test/robustness/names.test.ts checks each answer): a lone
+  // surrogate's bytes, C0, DEL, C1, a bidirectional override, a zero-width space, dot segments.
+  '%ED%BF%BF',
+  'a%ED%A0%BD',
+  '%07',
+  'a%7F',
+  '%C2%85',
+  'x%E2%80%AEy',
+  '%E2%80%8B',
+  '%2E',
+  '%2E%2E',
 ];
 const NUMBERS = [
   'Infinity',
@@ -210,16 +225,16 @@ function body(r: ReturnType<typeof random>, kind: string): { payload?: string; t
   if (r.chance(0.7))
     object.name = r.chance(0.8)
       ? `F${Math.floor(r.next() * 50)}`
-      : r.pick([...NAMES, 'x'.repeat(65), '', ' lead', 'a/b', '\u0007']);
+      : r.pick([...NAMES, 'x'.repeat(65), '', ' lead', 'a/b', '\u0007', ...BAD_NAME_TEXTS]);
   for (let i = 0, n = Math.floor(r.next() * 5); i < n; i++) {
     const field = r.pick(FIELDS);
     object[field] =
       field === 'ip' || field === 'vnc_ip'
         ? r.pick(IPS)
         : field === 'group_members'
-          ? Array.from({ length: r.pick([0, 1, 3, 200]) }, () => r.pick(NAMES))
+          ? Array.from({ length: r.pick([0, 1, 3, 200]) }, () => r.pick(NAMES_AND_BAD))
           : field === 'source' || field === 'sink'
-            ? r.pick(NAMES)
+            ? r.pick(NAMES_AND_BAD)
             : r.pick(VALUES);
   }
   let text = JSON.stringify(object);

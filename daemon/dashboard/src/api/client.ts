@@ -1,5 +1,6 @@
 // The API client: every change the dashboard makes goes through the daemon's documented HTTP API.
 // Errors keep the daemon's own words: its message and each `details[]` entry with the field it names.
+import { type Collection, segment } from './addresses';
 import type {
   EqResponse,
   Equalizer,
@@ -64,8 +65,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   return data as T;
 }
 
-const at = (collection: string, name: string, rest = '') =>
-  `/${collection}/${encodeURIComponent(name)}${rest}`;
+const at = (collection: Collection, name: string, rest = '') =>
+  `/${collection}/${segment(collection, name)}${rest}`;
 
 export type Kind = 'source' | 'sink' | 'route';
 export const COLLECTION = { source: 'sources', sink: 'sinks', route: 'routes' } as const;

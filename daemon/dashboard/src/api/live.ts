@@ -8,6 +8,7 @@ import {
   EMPTY_ACTIVITY,
   keepUnchanged,
 } from '../lib/activity';
+import { rememberEntries } from './addresses';
 import { api } from './client';
 import {
   type Config,
@@ -142,6 +143,7 @@ export class LiveStore {
   #onConfig(message: ConfigMessage): void {
     // Every message is the whole configuration (a restarted daemon counts from 1 again).
     const solved = solve(message.config);
+    rememberEntries(message.config);
     this.#set({
       revision: message.revision,
       config: message.config,

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { NotAddableError, NotFoundError } from '../../errors.js';
+import { nameRules } from '../../schema/common.js';
 import {
   DiscoverySettings,
   DiscoverySettingsPatch,
@@ -22,9 +23,10 @@ const AddBody = Type.Object(
   {
     name: Type.Optional(
       Type.String({
-        minLength: 1,
-        maxLength: 64,
-        description: 'Name of the new entry (default: the announced or advertised name).',
+        ...nameRules,
+        description:
+          'Name of the new entry (default: the announced or advertised name, with what the ' +
+          'rule of names refuses made spaces).',
       }),
     ),
   },

@@ -9,6 +9,7 @@ const equalizers: FastifyPluginAsyncTypebox = async (fastify) => {
     tag: 'Equalizers',
     noun: 'Equalizer',
     what: 'equalizer preset',
+    byConfigId: false,
     entity: EqualizerPreset,
     input: EqualizerPresetInput,
     list: { summary: 'List equalizer presets', read: (config) => config.equalizers },

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { LOSSY_KERNEL_BOUND } from '../../schema/feeds.js';
 import {
   LEVELS_PER_SECOND,
   LevelsMessage,
@@ -40,9 +41,9 @@ const levelRoutes: FastifyPluginAsync = async (fastify) => {
       ...webSocket((socket, request) => {
         const { mode, ...query } = request.query as LevelsSocketQuery;
         const subscriptions = new LevelSubscriptions(mode === 'subscribe' ? undefined : query);
-        feed(socket, (send) => {
+        feed(fastify.feeds.open(socket, 'levels', request), (send) => {
           const tick = () => {
-            if (subscriptions.size > 0) send(levelsFor(engine, subscriptions.values()));
+            if (subscriptions.size > 0) send(() => levelsFor(engine, subscriptions.values()));
           };
           socket.on('message', (data, binary) => {
             const refusal = subscriptions.handle(binary ? '' : String(data));
@@ -68,7 +69,11 @@ const levelRoutes: FastifyPluginAsync = async (fastify) => {
           'the union of them. The URL query is the first subscription (id `url`); with ' +
           '`mode=subscribe` the socket starts with none and sends nothing until one is made. A ' +
           'message the daemon cannot act on is answered with a LevelsRefusal (`type: "error"`, ' +
-          'the field and the rule) and changes nothing. A plain GET answers 426 Upgrade Required.',
+          'the field and the rule) and changes nothing. A message is skipped while the socket ' +
+          'has not sent the previous one (or the kernel holds more than ' +
+          `${LOSSY_KERNEL_BOUND / 1024} KiB for it): a slow ` +
+          'client gets the latest levels, never a backlog. A plain GET answers 426 Upgrade ' +
+          'Required.',
         querystring: LevelsSocketQuery,
         response: {
           101: {

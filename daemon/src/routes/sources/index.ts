@@ -58,7 +58,7 @@ const sources: FastifyPluginAsyncTypebox<SourceRoutesOptions> = async (fastify, 
           params: nameParams('source'),
           response: {
             200: Type.Literal(true, { description: 'The command was sent.' }),
-            ...errors(...(method === 'GET' ? [403 as const] : []), 404, 409, 502),
+            ...errors(400, ...(method === 'GET' ? [403 as const] : []), 404, 409, 502),
           },
         },
         ...(method === 'GET' ? { config: { changes: 'POST' as const } } : {}),

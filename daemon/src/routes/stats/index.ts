@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { LOSSY_KERNEL_BOUND } from '../../schema/feeds.js';
 import { StatsMessage } from '../../schema/stats.js';
 import { errors, feed, upgradeRequired, webSocket } from '../shared.js';
 
@@ -14,6 +15,7 @@ const statsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     ...engine.stats(),
     discovery: fastify.discovery.status(),
     streams: [...fastify.streams.stats(), ...fastify.whep.stats()],
+    feeds: fastify.feeds.stats(),
     refusals: fastify.refusals.stats(),
   });
 
@@ -28,7 +30,8 @@ const statsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
           'Per source: packets, bytes, lost, late, reordered, malformed, jitter, buffer level, ' +
           'clock drift and detected format. Per sink: packets, underruns, queue. The engine: ' +
           'state, CPU, ports, and senders no source matches. Discovery: SAP and mDNS state, ' +
-          'counters and what they found (as GET /api/discovery).',
+          'counters and what they found (as GET /api/discovery). Feeds: the WebSocket feeds, ' +
+          'their clients and the messages skipped and sockets closed for clients too slow.',
         response: { 200: StatsMessage, ...errors() },
       },
     },
@@ -38,10 +41,10 @@ const statsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get(
     '/ws/stats',
     {
-      ...webSocket((socket) =>
-        feed(socket, (send) => {
-          send(stats());
-          const timer = setInterval(() => send(stats()), STATS_INTERVAL_MS);
+      ...webSocket((socket, request) =>
+        feed(fastify.feeds.open(socket, 'stats', request), (send) => {
+          send(stats);
+          const timer = setInterval(() => send(stats), STATS_INTERVAL_MS);
           return () => clearInterval(timer);
         }),
       ),
@@ -51,8 +54,11 @@ const statsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         summary: 'Live audio engine statistics (WebSocket)',
         description:
           'Upgrade to a WebSocket. The daemon sends a StatsMessage (the GET /api/stats body) at ' +
-          'once and then every second. Messages from the client are ignored. A plain GET ' +
-          'answers 426 Upgrade Required.',
+          'once and then every second. Messages from the client are ignored. A message is ' +
+          'skipped while the socket has not sent the previous one (or the kernel holds more ' +
+          `than ${LOSSY_KERNEL_BOUND / 1024} KiB for it): a slow client gets the latest ` +
+          'statistics, never a backlog. A ' +
+          'plain GET answers 426 Upgrade Required.',
         response: {
           101: {
             ...StatsMessage,

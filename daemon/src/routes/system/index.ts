@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { CLOSE_TOO_SLOW, FEED_BACKLOG_BOUND } from '../../schema/feeds.js';
 import { ConfigMessage } from '../../schema/files.js';
 import { version } from '../../version.js';
 import { errors, feed, upgradeRequired, webSocket } from '../shared.js';
@@ -69,8 +70,8 @@ const system: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get(
     '/ws/config',
     {
-      ...webSocket((socket) =>
-        feed(socket, (send) => {
+      ...webSocket((socket, request) =>
+        feed(fastify.feeds.open(socket, 'config', request), (send) => {
           const message = (snapshot: ReturnType<typeof store.snapshot>) =>
             send({ type: 'config', ...snapshot });
           message(store.snapshot());
@@ -84,8 +85,11 @@ const system: FastifyPluginAsyncTypebox = async (fastify) => {
         description:
           'Upgrade to a WebSocket. The daemon sends a ConfigMessage (JSON: type "config", ' +
           'revision, config) at once, then again after every change, whether made through the ' +
-          'API or by editing the files. Messages from the client are ignored. A plain GET ' +
-          'answers 426 Upgrade Required.',
+          'API or by editing the files. Messages from the client are ignored. A client that ' +
+          `does not keep up (more than ${FEED_BACKLOG_BOUND / (1 << 20)} MiB unsent, counting ` +
+          `the kernel's send queue) is closed with code ${CLOSE_TOO_SLOW}: it should connect ` +
+          'again, and gets the whole configuration as it is then. A plain GET answers 426 ' +
+          'Upgrade Required.',
         response: {
           101: Type.Ref(ConfigMessage, {
             description: 'Switching protocols; every message is a ConfigMessage.',

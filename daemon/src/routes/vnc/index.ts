@@ -63,7 +63,7 @@ const vncRoutes: FastifyPluginAsync = async (fastify) => {
         params: nameParams('source'),
         response: {
           101: { description: 'Switching protocols; binary messages carry the VNC (RFB) stream.' },
-          ...errors(403, 404, 409, 426),
+          ...errors(400, 403, 404, 409, 426),
         },
       },
     },

@@ -15,6 +15,7 @@ import type { ConfigStore } from '../../config/store.js';
 import { invalidRequest } from '../../errors.js';
 import type { AutoAdded } from '../../schema/discovery.js';
 import type { Config } from '../../schema/files.js';
+import { toName } from '../../schema/name.js';
 import { type Sink, SinkInput } from '../../schema/sink.js';
 import {
   DEFAULT_RTP_PORT,
@@ -50,11 +51,8 @@ const isMulticast = (ip: string | null) => ip !== null && /^(22[4-9]|23\d)\./.te
 
 /** A name the config accepts, unique among `taken`: "Studio", then "Studio (2)", ... */
 export function freeName(wanted: string, taken: readonly string[], fallback: string): string {
-  const printable = Array.from(wanted, (c) => {
-    const code = c.charCodeAt(0);
-    return c === '/' || code < 32 || code === 127 ? ' ' : c;
-  }).join('');
-  const clean = printable.replace(/\s+/g, ' ').trim().slice(0, 58).trim() || fallback;
+  // Text from the network, made to follow the rule of names (room left for " (99)").
+  const clean = toName(wanted, fallback, 58);
   const names = new Set(taken);
   if (!names.has(clean)) return clean;
   for (let i = 2; ; i++) if (!names.has(`${clean} (${i})`)) return `${clean} (${i})`;

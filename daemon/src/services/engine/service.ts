@@ -152,7 +152,7 @@ export class EngineService {
   }
 
   /** Everything GET /api/stats and /ws/stats report. */
-  stats(): Omit<StatsMessage, 'discovery' | 'streams' | 'refusals'> {
+  stats(): Omit<StatsMessage, 'discovery' | 'streams' | 'feeds' | 'refusals'> {
     const engine = this.#engine;
     const s = engine?.running ? engine.stats() : null;
     const cpuPercent = s ? this.#cpu.percent(s.cpu_s) : 0;
