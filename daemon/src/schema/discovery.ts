@@ -109,8 +109,8 @@ const mdnsFields = {
   cleanup_timeout: seconds(
     1,
     3600,
-    'Seconds after a device last answered (or said goodbye) before it is forgotten and its ' +
-      'auto-added sink or source removed.',
+    'Seconds after a device last answered before it is forgotten and its auto-added sink or ' +
+      'source removed. A device that says goodbye (TTL 0) is forgotten one second later.',
   ),
   settings_sync: Type.Boolean({
     description:
