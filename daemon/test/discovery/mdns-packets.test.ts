@@ -98,7 +98,9 @@ describe('MdnsResponder', () => {
   const registry = () => {
     const all = Array.from({ length: 50 }, (_, i) => service(i)).flat();
     const byType: Record<string, DnsRecord[]> = {};
-    for (const r of [...all, ADDRESS]) (byType[r.type] ??= []).push(r);
+    for (const r of [...all, ADDRESS]) {
+      byType[r.type] = [...(byType[r.type] ?? []), r];
+    }
     return byType;
   };
   const question = { name: TYPE, type: 'PTR' };

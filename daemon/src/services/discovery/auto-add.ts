@@ -6,7 +6,7 @@
 import type { ConfigStore } from '../../config/store.js';
 import type { Config } from '../../schema/files.js';
 import { WindowBudget } from './limits.js';
-import { type DiscoveryLog, DropSummary } from './log.js';
+import { type DiscoveryLog, DropSummary, RateLimitedLog } from './log.js';
 import {
   applyDevice,
   applyStream,
@@ -33,6 +33,8 @@ export class AutoAdder {
   readonly #devices: DiscoveredRegistry<DeviceRecord>;
   readonly #log: DiscoveryLog;
   readonly #deferred: DropSummary;
+  /** Streams heard and gone: every one while they are few, 20 a minute in a flood. */
+  readonly #comings: RateLimitedLog;
   readonly sources = new Queue();
   readonly entries = new Queue();
   #streamKey = '';
@@ -53,6 +55,7 @@ export class AutoAdder {
     this.#devices = devices;
     this.#log = log;
     this.#deferred = new DropSummary((m) => log.info(m), 'auto-add');
+    this.#comings = new RateLimitedLog((m) => log.info(m), 20);
   }
 
   /** Listens to both registries; returns the unsubscribe functions. */
@@ -122,14 +125,14 @@ export class AutoAdder {
     const { auto_add_sources: autoAdd, add_to_group: group } = config.sap.listener;
     if (event === 'added') {
       const f = stream.stream;
-      this.#log.info(
+      this.#comings.write(
         `SAP: heard '${stream.name}' (${f.encoding}/${f.sample_rate}/${f.channels} at ` +
           `${stream.address}:${stream.port}${stream.unplayable ? `; ${stream.unplayable}` : ''})`,
       );
     }
     if (event === 'removed') {
       this.sources.waiting.delete(stream.id);
-      this.#log.info(`SAP: '${stream.name}' is gone (${why})`);
+      this.#comings.write(`SAP: '${stream.name}' is gone (${why})`);
       void this.#reconciler.run(`stream '${stream.name}' gone`, (draft) =>
         removeAutoAdded(draft, 'source', 'sap', stream.id),
       );

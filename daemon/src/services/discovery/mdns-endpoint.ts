@@ -187,7 +187,8 @@ export class MdnsEndpoint {
     if (value.type === 'response') {
       const split = splitResponse(value, this.maxPayload);
       for (const r of split.dropped) {
-        this.#sendFailed(new Error(`record ${r.type} ${r.name} does not fit in a packet`));
+        // Not a failing network: counted and logged, but nothing to retry.
+        this.#sendFailed(new Error(`record ${r.type} ${r.name} does not fit in a packet`), false);
       }
       parts = split.packets;
       if (parts.length > 1) this.#sends.split_responses += 1;
@@ -224,11 +225,11 @@ export class MdnsEndpoint {
     this.#announceAll();
   }
 
-  #sendFailed(err: Error): void {
+  #sendFailed(err: Error, retry = true): void {
     this.#sends.send_errors += 1;
     this.#lastSendError = `${err.message} (${new Date().toISOString()})`;
     this.#sendLog.write(`mDNS: a send failed: ${err.message}`);
-    if (this.#sending === 'failing' || this.#closed) return;
+    if (!retry || this.#sending === 'failing' || this.#closed) return;
     this.#sending = 'failing';
     this.#scheduleRetry();
   }
