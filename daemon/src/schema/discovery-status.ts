@@ -1,6 +1,7 @@
 // What discovery reports: the streams SAP heard, the devices mDNS found, and the counters of
-// both (GET /api/discovery, and the `discovery` part of GET /api/stats).
-import { type Static, Type } from '@sinclair/typebox';
+// both (GET /api/discovery, with the lists paged); `discovery` in GET /api/stats is the same
+// without the lists, so its size does not grow with what the network announces.
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { named } from './common.js';
 
 const count = (description: string) => Type.Integer({ minimum: 0, description });
@@ -76,7 +77,9 @@ export const DiscoveredDevice = Type.Object(
     txt: Type.Record(Type.String(), Type.String(), { description: 'Every TXT field.' }),
     usable: Type.Boolean(),
     reason: NullableString('Why it cannot be added (no UUID id, a format Tributary cannot use).'),
-    gone: Type.Boolean({ description: 'It said goodbye; forgotten after cleanup_timeout.' }),
+    gone: Type.Boolean({
+      description: 'It said goodbye (TTL 0); forgotten one second later unless it answers again.',
+    }),
     first_seen: Time('First answer.'),
     last_seen: Time('Last answer.'),
     entry: NullableString('The configured sink or source with its config_id, if any.'),
@@ -90,65 +93,113 @@ const GroupState = Type.Object(
   { additionalProperties: false },
 );
 
+/** The most streams or devices GET /api/discovery lists; the rest are paged. */
+export const DISCOVERY_PAGE = 100;
+/** The largest page GET /api/discovery/streams and /devices give. */
+export const DISCOVERY_PAGE_MAX = 500;
+
+const sapFields = {
+  state: State,
+  error: NullableString('Why the listener could not start (port in use, ...).'),
+  port: Type.Integer(),
+  groups: Type.Array(GroupState, { description: 'Multicast groups and whether each is joined.' }),
+  packets: count('Datagrams received.'),
+  announcements: count('Announcements read (kept, refreshed or over capacity).'),
+  deletions: count('Deletions read (accepted or refused).'),
+  malformed: count('Packets dropped as malformed (header, payload or SDP).'),
+  unsupported: count('Packets dropped as unsupported (encrypted, not SDP).'),
+  own: count("Tributary's own announcements heard back (ignored)."),
+  rate_limited: count(
+    'Packets dropped unread because their sender address sent more than the per-sender rate.',
+  ),
+  over_capacity: count('Announcements of new streams dropped because max_streams were kept.'),
+  deletions_refused: count(
+    'Deletions refused: not from the address and originating source that announced the stream.',
+  ),
+  last_problem: NullableString('The last dropped or refused packet: sender and why.'),
+  streams_total: count('Streams kept now.'),
+  max_streams: count('The most streams kept at once (sap.listener.max_streams).'),
+  auto_add: Type.Object(
+    {
+      per_minute: count('The most sources auto-add creates in any 60 seconds.'),
+      added_last_minute: count('Sources auto-add created in the last 60 seconds.'),
+      waiting: count('Playable streams waiting for auto-add (the per-minute cap was reached).'),
+    },
+    { additionalProperties: false, description: 'auto_add_sources and its cap.' },
+  ),
+  announcer: Type.Object(
+    {
+      state: State,
+      error: NullableString('Why it could not start.'),
+      announced: count('RTP sinks announced now.'),
+      sent: count('Announcements sent.'),
+      deletions: count('Deletions sent.'),
+      send_errors: count('Sends that failed (no route for multicast, ...).'),
+      last_error: NullableString('The last send error.'),
+    },
+    { additionalProperties: false },
+  ),
+};
+
 export const SapStatus = Type.Object(
   {
-    state: State,
-    error: NullableString('Why the listener could not start (port in use, ...).'),
-    port: Type.Integer(),
-    groups: Type.Array(GroupState, { description: 'Multicast groups and whether each is joined.' }),
-    packets: count('Datagrams received.'),
-    announcements: count('Announcements read.'),
-    deletions: count('Deletions read.'),
-    malformed: count('Packets dropped as malformed (header, payload or SDP).'),
-    unsupported: count('Packets dropped as unsupported (encrypted, not SDP).'),
-    own: count("Tributary's own announcements heard back (ignored)."),
-    last_problem: NullableString('The last dropped packet: sender and why.'),
-    streams: Type.Array(Type.Ref(DiscoveredStream)),
-    announcer: Type.Object(
-      {
-        state: State,
-        error: NullableString('Why it could not start.'),
-        announced: count('RTP sinks announced now.'),
-        sent: count('Announcements sent.'),
-        deletions: count('Deletions sent.'),
-        send_errors: count('Sends that failed (no route for multicast, ...).'),
-        last_error: NullableString('The last send error.'),
-      },
-      { additionalProperties: false },
-    ),
+    ...sapFields,
+    streams: Type.Array(Type.Ref(DiscoveredStream), {
+      maxItems: DISCOVERY_PAGE,
+      description: `The first ${DISCOVERY_PAGE} streams kept, oldest first (GET /api/discovery/streams pages through all).`,
+    }),
   },
   { additionalProperties: false, description: 'SAP: listener, streams heard, announcer.' },
 );
 
+const mdnsFields = {
+  state: State,
+  error: NullableString('Why mDNS could not start (its port in use, ...).'),
+  hostname: NullableString('The name the server answers to (after probing).'),
+  packets: count('mDNS packets received.'),
+  malformed: count('Packets dropped: not DNS, or records that could not be read.'),
+  queries_sent: count('Discovery queries sent.'),
+  packets_sent: count('Datagrams sent (queries, answers, announcements, goodbyes).'),
+  split_responses: count(
+    'Responses too large for one packet, sent as several within the size limit.',
+  ),
+  max_packet_bytes: count('The size limit of a sent packet: the interface MTU, 9000 at most.'),
+  send_errors: count('Datagrams that could not be sent (no route, ...).'),
+  sending: Type.Union([Type.Literal('ok'), Type.Literal('failing')], {
+    description:
+      'failing: the last send failed; sends are retried with backoff and, once one works, ' +
+      'everything advertised is announced again.',
+  }),
+  last_send_error: NullableString('The last send error, with its time.'),
+  recovered_at: Type.Union([Time('When sending worked again after the last error.'), Type.Null()]),
+  devices_total: count('Devices found now.'),
+  sync: Type.Object(
+    {
+      to_devices: count('Settings sent to devices.'),
+      from_devices: count('Settings taken from devices.'),
+      errors: count('Settings that could not be sent or applied.'),
+      last_error: NullableString('The last of those.'),
+    },
+    { additionalProperties: false, description: 'Settings sync.' },
+  ),
+};
+
 export const MdnsStatus = Type.Object(
   {
-    state: State,
-    error: NullableString('Why mDNS could not start.'),
-    hostname: NullableString('The name the server answers to (after probing).'),
+    ...mdnsFields,
     advertised: Type.Array(Type.String(), { description: 'Service instances advertised.' }),
-    packets: count('mDNS packets received.'),
-    malformed: count('Packets dropped: not DNS, or records that could not be read.'),
-    queries_sent: count('Discovery queries sent.'),
-    devices: Type.Array(Type.Ref(DiscoveredDevice)),
-    sync: Type.Object(
-      {
-        to_devices: count('Settings sent to devices.'),
-        from_devices: count('Settings taken from devices.'),
-        errors: count('Settings that could not be sent or applied.'),
-        last_error: NullableString('The last of those.'),
-      },
-      { additionalProperties: false, description: 'Settings sync.' },
-    ),
+    devices: Type.Array(Type.Ref(DiscoveredDevice), {
+      maxItems: DISCOVERY_PAGE,
+      description: `The first ${DISCOVERY_PAGE} devices found, oldest first (GET /api/discovery/devices pages through all).`,
+    }),
   },
   { additionalProperties: false, description: 'mDNS: advertising, devices found, sync.' },
 );
 
+const enabled = Type.Boolean({ description: 'False when the daemon runs with DISCOVERY=off.' });
+
 export const DiscoveryStatus = Type.Object(
-  {
-    enabled: Type.Boolean({ description: 'False when the daemon runs with DISCOVERY=off.' }),
-    sap: SapStatus,
-    mdns: MdnsStatus,
-  },
+  { enabled, sap: SapStatus, mdns: MdnsStatus },
   named('DiscoveryStatus', {
     description: 'Discovery: what SAP and mDNS found, and their counters.',
   }),
@@ -156,3 +207,59 @@ export const DiscoveryStatus = Type.Object(
 export type DiscoveryStatus = Static<typeof DiscoveryStatus>;
 export type SapStatus = Static<typeof SapStatus>;
 export type MdnsStatus = Static<typeof MdnsStatus>;
+
+export const DiscoverySummary = Type.Object(
+  {
+    enabled,
+    sap: Type.Object(sapFields, { additionalProperties: false, description: 'SAP counters.' }),
+    mdns: Type.Object(
+      { ...mdnsFields, advertised_total: count('Service instances advertised.') },
+      { additionalProperties: false, description: 'mDNS counters.' },
+    ),
+  },
+  named('DiscoverySummary', {
+    description:
+      'Discovery in /api/stats: states and counters, without the lists of streams, devices ' +
+      'and services (GET /api/discovery has them), so its size does not grow with the network.',
+  }),
+);
+export type DiscoverySummary = Static<typeof DiscoverySummary>;
+
+export const PageQuery = Type.Object(
+  {
+    offset: Type.Integer({ minimum: 0, default: 0, description: 'Entries to skip.' }),
+    limit: Type.Integer({
+      minimum: 1,
+      maximum: DISCOVERY_PAGE_MAX,
+      default: DISCOVERY_PAGE,
+      description: `Entries to give (${DISCOVERY_PAGE} unless given, ${DISCOVERY_PAGE_MAX} at most).`,
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const page = <T extends TSchema>(item: T, id: string, what: string) =>
+  Type.Object(
+    {
+      total: count(`${what} now.`),
+      offset: count('Entries skipped.'),
+      limit: count('The most entries given.'),
+      items: Type.Array(item, { maxItems: DISCOVERY_PAGE_MAX }),
+    },
+    named(id, {
+      description: `${what}, oldest first, one page: items[i] is entry offset + i. The list changes while it is paged (entries come and go), so a page can repeat or skip one.`,
+    }),
+  );
+
+export const DiscoveredStreamPage = page(
+  Type.Ref(DiscoveredStream),
+  'DiscoveredStreamPage',
+  'Streams heard over SAP',
+);
+export const DiscoveredDevicePage = page(
+  Type.Ref(DiscoveredDevice),
+  'DiscoveredDevicePage',
+  'Devices found over mDNS',
+);
+export type DiscoveredStreamPage = Static<typeof DiscoveredStreamPage>;
+export type DiscoveredDevicePage = Static<typeof DiscoveredDevicePage>;

@@ -44,6 +44,14 @@ const listenerFields = {
     'A source group that auto-added sources join (and leave when removed), so a route from ' +
       'that group plays every discovered stream at once. Null: they join no group.',
   ),
+  max_streams: Type.Integer({
+    minimum: 1,
+    maximum: 4096,
+    description:
+      'The most streams kept at once. Announcements of further streams are dropped (counted ' +
+      'as over_capacity) until one is deleted or forgotten; streams already kept are never ' +
+      'pushed out.',
+  }),
 };
 const LISTENER_DEFAULTS = {
   multicast_groups: [...SAP_GROUPS],
@@ -51,6 +59,7 @@ const LISTENER_DEFAULTS = {
   auto_add_sources: false,
   cleanup_timeout: 30,
   add_to_group: null,
+  max_streams: 256,
 };
 
 const announcerFields = {
@@ -100,8 +109,8 @@ const mdnsFields = {
   cleanup_timeout: seconds(
     1,
     3600,
-    'Seconds after a device last answered (or said goodbye) before it is forgotten and its ' +
-      'auto-added sink or source removed.',
+    'Seconds after a device last answered before it is forgotten and its auto-added sink or ' +
+      'source removed. A device that says goodbye (TTL 0) is forgotten one second later.',
   ),
   settings_sync: Type.Boolean({
     description:

@@ -3,7 +3,7 @@
 // (test/engine/contract.test.ts) fails when they drift apart.
 import { type Static, Type } from '@sinclair/typebox';
 import { StreamStats, WebrtcStreamStats } from '../streams/schema.js';
-import { DiscoveryStatus } from './discovery-status.js';
+import { DiscoverySummary } from './discovery-status.js';
 import { FeedsStats } from './feeds.js';
 import { RefusalStats } from './refusals.js';
 
@@ -249,7 +249,7 @@ export const StatsMessage = Type.Object(
     unknown_senders: Type.Array(UnknownSender, {
       description: 'Senders heard that no source matches, most recent first (add them as sources).',
     }),
-    discovery: Type.Ref(DiscoveryStatus),
+    discovery: Type.Ref(DiscoverySummary),
     streams: Type.Array(Type.Union([StreamStats, WebrtcStreamStats]), {
       description:
         'Streams of sinks that had a listener: MP3 (GET /stream/{ip}/, format mp3) and WebRTC ' +

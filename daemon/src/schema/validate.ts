@@ -15,7 +15,14 @@ import {
   SapSettingsInput,
   SapSettingsPatch,
 } from './discovery.js';
-import { DiscoveredDevice, DiscoveredStream, DiscoveryStatus } from './discovery-status.js';
+import {
+  DiscoveredDevice,
+  DiscoveredDevicePage,
+  DiscoveredStream,
+  DiscoveredStreamPage,
+  DiscoveryStatus,
+  DiscoverySummary,
+} from './discovery-status.js';
 import { EqualizerPreset, EqualizerPresetInput } from './equalizer-preset.js';
 import { Favorites } from './favorites.js';
 import { Config, ConfigFile, ConfigMessage, EqualizersFile } from './files.js';
@@ -51,6 +58,9 @@ export const sharedSchemas: readonly TSchema[] = [
   DiscoveredStream,
   DiscoveredDevice,
   DiscoveryStatus,
+  DiscoverySummary,
+  DiscoveredStreamPage,
+  DiscoveredDevicePage,
   Config,
   ConfigMessage,
   ConfigFile,

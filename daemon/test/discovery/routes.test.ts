@@ -22,7 +22,78 @@ describe('discovery API', () => {
       ['off', 'off', [], []],
     );
     const stats = (await app.inject('/api/stats')).json();
-    assert.deepEqual(stats.discovery, body);
+    // /api/stats has the same states and counters, without the lists.
+    const { streams: _s, ...sap } = body.sap;
+    const { devices: _d, advertised: _a, ...mdns } = body.mdns;
+    assert.deepEqual(stats.discovery, {
+      enabled: false,
+      sap,
+      mdns: { ...mdns, advertised_total: 0 },
+    });
+  });
+
+  test('/api/stats keeps no lists; /api/discovery lists a first page, the rest is paged', async (t) => {
+    const app = await build(t);
+    const heard = Array.from({ length: 130 }, (_, i) =>
+      studioStream(5004, `239.1.${i >> 8}.${i & 255}`, `S${i}`, 1000 + i),
+    );
+    for (const s of heard) app.discovery.streams.heard(s);
+    const stats = await app.inject('/api/stats');
+    assert.equal(stats.json().discovery.sap.streams_total, 130);
+    assert.equal(stats.json().discovery.sap.streams, undefined, 'no list in /api/stats');
+    assert.ok(stats.body.length < 8000, `/api/stats is ${stats.body.length} bytes`);
+    const status = (await app.inject('/api/discovery')).json();
+    assert.equal(status.sap.streams_total, 130);
+    assert.deepEqual(
+      status.sap.streams.map((s: { name: string }) => s.name),
+      heard.slice(0, 100).map((s) => s.name),
+      'the first 100, oldest first',
+    );
+    const page = (await app.inject('/api/discovery/streams?offset=120&limit=20')).json();
+    assert.deepEqual(
+      [page.total, page.offset, page.limit, page.items.map((s: { name: string }) => s.name)],
+      [130, 120, 20, heard.slice(120).map((s) => s.name)],
+    );
+    const first = (await app.inject('/api/discovery/streams')).json();
+    assert.deepEqual([first.offset, first.limit, first.items.length], [0, 100, 100]);
+    const devices = (await app.inject('/api/discovery/devices?limit=5')).json();
+    assert.deepEqual(devices, { total: 0, offset: 0, limit: 5, items: [] });
+    for (const [query, path] of [
+      ['limit=501', 'limit'],
+      ['limit=0', 'limit'],
+      ['offset=-1', 'offset'],
+      ['offset=x', 'offset'],
+    ] as const) {
+      const res = await app.inject(`/api/discovery/streams?${query}`);
+      assert.equal(res.statusCode, 400, query);
+      assert.match(JSON.stringify(res.json().details), new RegExp(path), res.body);
+    }
+  });
+
+  test('max_streams: streams beyond it are not kept; those kept are never pushed out', async (t) => {
+    const app = await build(t);
+    const put = await app.inject({
+      method: 'PUT',
+      url: '/api/discovery/settings',
+      payload: { sap: { listener: { max_streams: 3 } } },
+    });
+    assert.equal(put.statusCode, 200, put.body);
+    for (const payload of [{ max_streams: 0 }, { max_streams: 4097 }, { max_streams: 1.5 }]) {
+      const res = await app.inject({
+        method: 'PUT',
+        url: '/api/discovery/settings',
+        payload: { sap: { listener: payload } },
+      });
+      assert.equal(res.statusCode, 400, JSON.stringify(payload));
+      assert.equal(res.json().details[0].path, 'sap.listener.max_streams');
+    }
+    // The capacity follows the configuration (no listener runs here: DISCOVERY is off).
+    await app.discovery.settled();
+    const results = [1, 2, 3, 4, 5].map((i) =>
+      app.discovery.streams.heard(studioStream(5004, `239.1.1.${i}`, `S${i}`, i)),
+    );
+    assert.deepEqual(results, ['added', 'added', 'added', 'full', 'full']);
+    assert.equal(app.discovery.streams.heard(studioStream(5004, '239.1.1.1', 'S1', 1)), 'same');
   });
 
   test('settings: defaults, a partial change saved to config.yaml, bad values refused by field', async (t) => {
@@ -34,6 +105,7 @@ describe('discovery API', () => {
       auto_add_sources: false,
       cleanup_timeout: 30,
       add_to_group: null,
+      max_streams: 256,
     });
     assert.deepEqual([initial.sap.announcer.interval, initial.sap.announcer.ttl], [5, 64]);
     assert.deepEqual(
@@ -169,8 +241,14 @@ describe('sap and mdns in config.yaml', () => {
       'c.yaml',
     ).value;
     assert.deepEqual(
-      [part.sap.listener.port, part.sap.listener.cleanup_timeout, part.sap.announcer.ttl],
-      [19875, 30, 64],
+      [
+        part.sap.listener.port,
+        part.sap.listener.cleanup_timeout,
+        part.sap.announcer.ttl,
+        part.sap.listener.max_streams,
+      ],
+      [19875, 30, 64, 256],
+      'a file written before max_streams existed loads with its default',
     );
     assert.deepEqual([part.mdns.enabled, part.mdns.hostname], [false, 'tributary']);
   });

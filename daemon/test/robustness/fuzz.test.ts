@@ -9,26 +9,13 @@ import { test } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import { ConfigStore } from '../../src/config/store.js';
 import { build } from '../helpers.js';
+import { seededRandom as random } from '../seeded-random.js';
 import { BAD_NAMES } from './bad-names.js';
 
 const REQUESTS = 5000;
 const TOKEN = 'fuzz-token';
 /** FUZZ_SEED=n replays another sequence (a failure names its request number). */
 const SEED = Number(process.env.FUZZ_SEED ?? 10);
-
-/** A deterministic generator (mulberry32), so a failure can be replayed from its seed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
-  return { next, pick, chance: (p: number) => next() < p };
-}
 
 const NAMES = ['Kitchen', 'Den', 'Downstairs', 'PC', 'PCs', 'PC to Downstairs', 'Nowhere'];
 /** One name of each class the rule of names refuses: lone surrogates, controls, "/", "." ... */

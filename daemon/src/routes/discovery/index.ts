@@ -1,5 +1,5 @@
-// /api/discovery: what SAP and mDNS found, the discovery settings (the sap and mdns sections of
-// config.yaml), and adding a discovered stream or device by hand.
+// /api/discovery: what SAP and mDNS found (the lists paged), the discovery settings (the sap and
+// mdns sections of config.yaml), and adding a discovered stream or device by hand.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
@@ -10,11 +10,22 @@ import {
   DiscoverySettingsPatch,
   type DiscoverySettingsPatch as Patch,
 } from '../../schema/discovery.js';
-import { DiscoveryStatus } from '../../schema/discovery-status.js';
+import {
+  DISCOVERY_PAGE,
+  DiscoveredDevicePage,
+  DiscoveredStreamPage,
+  DiscoveryStatus,
+  PageQuery,
+} from '../../schema/discovery-status.js';
 import type { Config } from '../../schema/files.js';
 import { Sink } from '../../schema/sink.js';
 import { Source } from '../../schema/source.js';
-import { addDevice, addStreamSource, freeName } from '../../services/discovery/reconciler.js';
+import {
+  addDevice,
+  addStreamSource,
+  freeName,
+  sourceForStream,
+} from '../../services/discovery/reconciler.js';
 import { errors } from '../shared.js';
 
 const tags = ['Discovery'];
@@ -62,11 +73,48 @@ const discoveryRoutes: FastifyPluginAsync = async (plain) => {
         description:
           'Streams heard over SAP (with their format, destination and the source playing ' +
           'each), devices found over mDNS (with their TXT fields and the sink or source ' +
-          'with their config_id), and the counters of both: packets, dropped packets and why.',
+          'with their config_id), and the counters of both: packets, dropped packets and why. ' +
+          `The lists hold their first ${DISCOVERY_PAGE} entries (streams_total and ` +
+          'devices_total say how many there are); GET /api/discovery/streams and ' +
+          '/api/discovery/devices page through the rest.',
         response: { 200: Type.Ref(DiscoveryStatus), ...errors() },
       },
     },
     async () => discovery.status(),
+  );
+
+  fastify.get(
+    '/api/discovery/streams',
+    {
+      schema: {
+        tags,
+        operationId: 'listDiscoveredStreams',
+        summary: 'Streams heard over SAP, one page',
+        description:
+          'Oldest first. offset skips entries, limit caps the page; items[i] is entry ' +
+          'offset + i of total.',
+        querystring: PageQuery,
+        response: { 200: Type.Ref(DiscoveredStreamPage), ...errors(400) },
+      },
+    },
+    async (request) => discovery.streamPage(request.query.offset, request.query.limit),
+  );
+
+  fastify.get(
+    '/api/discovery/devices',
+    {
+      schema: {
+        tags,
+        operationId: 'listDiscoveredDevices',
+        summary: 'Devices found over mDNS, one page',
+        description:
+          'Oldest first. offset skips entries, limit caps the page; items[i] is entry ' +
+          'offset + i of total.',
+        querystring: PageQuery,
+        response: { 200: Type.Ref(DiscoveredDevicePage), ...errors(400) },
+      },
+    },
+    async (request) => discovery.devicePage(request.query.offset, request.query.limit),
   );
 
   const settings = () => ({ sap: store.config.sap, mdns: store.config.mdns });
@@ -124,7 +172,7 @@ const discoveryRoutes: FastifyPluginAsync = async (plain) => {
       if (!heard) throw new NotFoundError('discovered stream', request.params.id);
       const stream = heard.item;
       if (stream.unplayable) throw new NotAddableError(`'${stream.name}'`, stream.unplayable);
-      const playing = discovery.streamList().find((s) => s.id === stream.id)?.source;
+      const playing = sourceForStream(store.config, stream)?.name;
       if (playing) throw new NotAddableError(`'${stream.name}'`, `source '${playing}' plays it`);
       const source = await store.change((draft) => {
         const taken = draft.sources.map((s) => s.name);

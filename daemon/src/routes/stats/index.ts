@@ -13,7 +13,7 @@ const statsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   // The discovery service registers after the engine; looked up when a message is made.
   const stats = () => ({
     ...engine.stats(),
-    discovery: fastify.discovery.status(),
+    discovery: fastify.discovery.summary(),
     streams: [...fastify.streams.stats(), ...fastify.whep.stats()],
     feeds: fastify.feeds.stats(),
     refusals: fastify.refusals.stats(),
@@ -29,9 +29,10 @@ const statsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         description:
           'Per source: packets, bytes, lost, late, reordered, malformed, jitter, buffer level, ' +
           'clock drift and detected format. Per sink: packets, underruns, queue. The engine: ' +
-          'state, CPU, ports, and senders no source matches. Discovery: SAP and mDNS state, ' +
-          'counters and what they found (as GET /api/discovery). Feeds: the WebSocket feeds, ' +
-          'their clients and the messages skipped and sockets closed for clients too slow.',
+          'state, CPU, ports, and senders no source matches. Discovery: SAP and mDNS state and ' +
+          'counters, without the lists of what they found (GET /api/discovery has them). Feeds: ' +
+          'the WebSocket feeds, their clients and the messages skipped and sockets closed for ' +
+          'clients too slow. Refusals: requests the guards refused, by kind.',
         response: { 200: StatsMessage, ...errors() },
       },
     },

@@ -1,4 +1,4 @@
-// The logger discovery's parts write to, and a guard so a flood of bad packets is logged a few
+// The logger discovery's parts write to, and guards so a flood of bad packets is logged a few
 // times a minute instead of once per packet (every packet is still counted).
 import { networkInterfaces } from 'node:os';
 
@@ -34,6 +34,63 @@ export class RateLimitedLog {
       this.#inWindow += 1;
       this.log(message);
     } else this.#held += 1;
+  }
+}
+
+/**
+ * Drops of several kinds logged at a bounded rate: the first at once, then, while they go on,
+ * one line every `windowMs` with how many were held back by reason and the last of them. A
+ * flood of any size writes at most one line per window.
+ */
+export class DropSummary {
+  readonly #held = new Map<string, number>();
+  #last = '';
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly log: (message: string) => void,
+    private readonly prefix: string,
+    private readonly windowMs = 10_000,
+  ) {}
+
+  write(reason: string, detail: string): void {
+    if (this.#timer) {
+      this.#held.set(reason, (this.#held.get(reason) ?? 0) + 1);
+      this.#last = detail;
+      return;
+    }
+    this.log(`${this.prefix}: ${detail}`);
+    this.#open();
+  }
+
+  #open(): void {
+    this.#timer = setTimeout(() => this.#flush(), this.windowMs);
+    this.#timer.unref();
+  }
+
+  #flush(): void {
+    this.#timer = null;
+    if (this.#held.size === 0) return;
+    let total = 0;
+    for (const n of this.#held.values()) total += n;
+    const reasons = [...this.#held].map(([reason, n]) => `${reason} ${n}`).join(', ');
+    const seconds = Math.round(this.windowMs / 1000);
+    this.log(
+      `${this.prefix}: ${total} more in the last ${seconds} s (${reasons}); the last: ${this.#last}`,
+    );
+    this.#held.clear();
+    this.#open();
+  }
+
+  /** Writes what is held back and stops. */
+  stop(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    if (this.#held.size > 0) {
+      this.#flush();
+      if (this.#timer) clearTimeout(this.#timer);
+      this.#timer = null;
+    }
   }
 }
 

@@ -1,7 +1,9 @@
 // The mDNS browser: asks for _tributary-sink._udp and _tributary-source._udp every
 // browse_interval (and _http._tcp, for each device's settings port), and keeps the device
 // registry: a device appears when it answers, changes when its TXT, port, host or address
-// does, is marked gone on a goodbye, and is forgotten cleanup_timeout after its last answer.
+// does, is marked gone on a goodbye and forgotten a second later (RFC 6762 section 10.1: a
+// record with TTL 0 is deleted after one second, unless it is announced again meanwhile), and
+// is forgotten cleanup_timeout after its last answer when it goes silently.
 // bonjour-service's Browser decodes services; it does not track silence or address changes,
 // so every response refreshes the devices it names here.
 import type { Browser, Service } from 'bonjour-service';
@@ -31,6 +33,8 @@ interface Known {
 const lower = (s: unknown) => String(s ?? '').toLowerCase();
 /** Devices tracked at most (a network of ESP32s has tens; a flood of names is cut here). */
 const MAX_SERVICES = 512;
+/** RFC 6762 section 10.1: a goodbye (TTL 0) is acted on one second after it arrives. */
+export const GOODBYE_MS = 1000;
 
 export class MdnsBrowser {
   readonly #endpoint: MdnsEndpoint;
@@ -45,6 +49,8 @@ export class MdnsBrowser {
   /** Device config_id -> port of its _http._tcp service (settings API). */
   readonly #httpPorts = new Map<string, number>();
   #timers: NodeJS.Timeout[] = [];
+  /** Devices that said goodbye -> the timer that forgets them. */
+  readonly #goodbyes = new Map<string, NodeJS.Timeout>();
   #onResponse: ((packet: MdnsPacket) => void) | null = null;
 
   constructor(
@@ -97,6 +103,8 @@ export class MdnsBrowser {
   stop(): void {
     for (const t of this.#timers) clearInterval(t);
     this.#timers = [];
+    for (const t of this.#goodbyes.values()) clearTimeout(t);
+    this.#goodbyes.clear();
     for (const b of this.#browsers) b.stop();
     this.#browsers.length = 0;
     if (this.#onResponse) this.#endpoint.mdns.off('response', this.#onResponse as never);
@@ -125,6 +133,7 @@ export class MdnsBrowser {
 
   #record(service: BrowsedService, kind: 'sink' | 'source'): void {
     const device = deviceFromService(service, kind, this.#hosts.get(lower(service.host)) ?? []);
+    this.#cancelGoodbye(device.id);
     const before = this.#registry.get(device.id);
     const event = this.#registry.heard(device);
     if (event === 'added' || (event === 'changed' && before?.item.gone)) {
@@ -140,9 +149,31 @@ export class MdnsBrowser {
     const device = deviceFromService(known.service, known.kind, []);
     const entry = this.#registry.get(device.id);
     if (entry && entry.item.service === device.service) {
+      // The same device (its id) still answers as another service instance: that one now.
+      const other = [...this.#known.values()].find(
+        (k) => deviceFromService(k.service, k.kind, []).id === device.id,
+      );
+      if (other) {
+        this.#record(other.service, other.kind);
+        return;
+      }
       this.#registry.replace({ ...entry.item, gone: true });
       this.#log.info(`mDNS: ${known.kind} '${entry.item.name}' said goodbye`);
+      this.#cancelGoodbye(device.id);
+      const timer = setTimeout(() => {
+        this.#goodbyes.delete(device.id);
+        const now = this.#registry.get(device.id);
+        if (now?.item.gone) this.#registry.remove(device.id, 'said goodbye');
+      }, GOODBYE_MS);
+      timer.unref();
+      this.#goodbyes.set(device.id, timer);
     }
+  }
+
+  #cancelGoodbye(id: string): void {
+    const timer = this.#goodbyes.get(id);
+    if (timer) clearTimeout(timer);
+    this.#goodbyes.delete(id);
   }
 
   /** Every response: refreshes the devices it names, and notes host addresses. */

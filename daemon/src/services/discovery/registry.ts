@@ -30,9 +30,19 @@ export class DiscoveredRegistry<T extends { readonly id: string }> {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Records that `item` was heard now: added, changed (if it differs) or only refreshed. */
-  heard(item: T, now = Date.now()): RegistryEvent | 'same' {
+  /**
+   * The most entries kept: a new one beyond it is not kept (`heard` answers 'full'); entries
+   * already kept are never pushed out. Lowering it below the size keeps what is there.
+   */
+  capacity = Number.POSITIVE_INFINITY;
+
+  /**
+   * Records that `item` was heard now: added, changed (if it differs), only refreshed, or not
+   * kept because the registry is full.
+   */
+  heard(item: T, now = Date.now()): RegistryEvent | 'same' | 'full' {
     const old = this.#items.get(item.id);
+    if (!old && this.#items.size >= this.capacity) return 'full';
     const entry: Heard<T> = {
       item,
       firstSeen: old?.firstSeen ?? now,
@@ -91,8 +101,21 @@ export class DiscoveredRegistry<T extends { readonly id: string }> {
     return undefined;
   }
 
+  /** Every entry, oldest first (in the order they were first heard). */
   list(): Heard<T>[] {
     return [...this.#items.values()];
+  }
+
+  /** Entries `offset` to `offset + limit - 1` of list(). */
+  page(offset: number, limit: number): Heard<T>[] {
+    const out: Heard<T>[] = [];
+    let i = 0;
+    for (const entry of this.#items.values()) {
+      if (i++ < offset) continue;
+      if (out.length >= limit) break;
+      out.push(entry);
+    }
+    return out;
   }
 
   get size(): number {

@@ -1,11 +1,15 @@
 // The SAP listener: one UDP socket on the SAP port, joined to the configured multicast groups on
 // every interface; each announcement becomes (or refreshes) an entry of the stream registry, a
-// deletion removes it, silence longer than cleanup_timeout forgets it. Bad packets are dropped
-// and counted; socket errors are logged and reported, never thrown.
+// deletion from the host that announced the stream removes it, silence longer than
+// cleanup_timeout forgets it. What any host can send is bounded: packets beyond a rate per
+// sender address are dropped unread, new streams beyond the registry's capacity are not kept.
+// Dropped and refused packets are counted by reason and logged at a bounded rate; socket errors
+// are logged and reported, never thrown.
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
-import { type DiscoveryLog, interfaceAddresses, RateLimitedLog } from './log.js';
+import { SAP_SENDER_RATE, SenderRateLimit } from './limits.js';
+import { type DiscoveryLog, DropSummary, interfaceAddresses } from './log.js';
 import type { DiscoveredRegistry } from './registry.js';
-import { decodeSap, SapPacketError, SDP_TYPE } from './sap-packet.js';
+import { decodeSap, type SapPacket, SapPacketError, SDP_TYPE } from './sap-packet.js';
 import { originOf, parseStream, SdpError, type StreamDescription } from './sdp.js';
 
 /** A stream as the registry holds it: its description and where it was heard. */
@@ -47,6 +51,9 @@ export interface SapCounters {
   malformed: number;
   unsupported: number;
   own: number;
+  rate_limited: number;
+  over_capacity: number;
+  deletions_refused: number;
 }
 
 /** The counters before anything is heard, and those reported while no listener runs. */
@@ -57,13 +64,17 @@ export const NO_SAP_COUNTERS: Readonly<SapCounters> = Object.freeze({
   malformed: 0,
   unsupported: 0,
   own: 0,
+  rate_limited: 0,
+  over_capacity: 0,
+  deletions_refused: 0,
 });
 
 export class SapListener {
   readonly #registry: DiscoveredRegistry<SapStream>;
   readonly #options: SapListenerOptions;
   readonly #log: DiscoveryLog;
-  readonly #drops: RateLimitedLog;
+  readonly #drops: DropSummary;
+  readonly #rate = new SenderRateLimit();
   #socket: Socket | null = null;
   #expiry: NodeJS.Timeout | null = null;
   #rejoin: NodeJS.Timeout | null = null;
@@ -83,7 +94,7 @@ export class SapListener {
     this.#registry = registry;
     this.#options = options;
     this.#log = log;
-    this.#drops = new RateLimitedLog((m) => log.warn(m));
+    this.#drops = new DropSummary((m) => log.warn(m), 'SAP');
     for (const g of options.groups) this.groups.set(g, 'not joined yet');
   }
 
@@ -166,18 +177,27 @@ export class SapListener {
     const socket = this.#socket;
     this.#socket = null;
     if (socket) await new Promise<void>((resolve) => socket.close(() => resolve()));
+    this.#drops.stop();
     this.state = 'off';
   }
 
-  #drop(kind: 'malformed' | 'unsupported', from: string, why: string): void {
+  #drop(
+    kind: 'malformed' | 'unsupported' | 'rate_limited' | 'over_capacity',
+    from: string,
+    why: string,
+  ): void {
     this.counters[kind] += 1;
     this.lastProblem = `${from}: ${why}`;
-    this.#drops.write(`SAP: dropped a packet from ${from} (${kind}): ${why}`);
+    this.#drops.write(kind, `dropped a packet from ${from} (${kind}): ${why}`);
   }
 
   /** One datagram: decoded, and the registry told. Never throws. */
   handle(datagram: Buffer, rinfo: Pick<RemoteInfo, 'address'>): void {
     this.counters.packets += 1;
+    if (!this.#rate.allow(rinfo.address)) {
+      this.#drop('rate_limited', rinfo.address, `over ${SAP_SENDER_RATE} packets/s`);
+      return;
+    }
     let packet: ReturnType<typeof decodeSap>;
     try {
       packet = decodeSap(datagram);
@@ -197,10 +217,7 @@ export class SapListener {
     const hashKey = `${packet.source}/${packet.hash}`;
     try {
       if (packet.type === 'delete') {
-        this.counters.deletions += 1;
-        const id = this.#byHash.get(hashKey) ?? this.#deletedId(packet.payload);
-        if (id !== null) this.#registry.remove(id, 'deleted by its sender');
-        this.#byHash.delete(hashKey);
+        this.#delete(packet, rinfo.address, hashKey);
         return;
       }
       const description = parseStream(packet.payload);
@@ -212,13 +229,43 @@ export class SapListener {
         hash: packet.hash,
       };
       this.counters.announcements += 1;
+      if (this.#registry.heard(stream) === 'full') {
+        const cap = this.#registry.capacity;
+        this.#drop(
+          'over_capacity',
+          rinfo.address,
+          `'${stream.name}' not kept: ${cap} streams kept`,
+        );
+        return;
+      }
       this.#byHash.set(hashKey, stream.id);
       if (this.#byHash.size > 4096) this.#byHash.delete(this.#byHash.keys().next().value!);
-      this.#registry.heard(stream);
     } catch (err) {
       const why = err instanceof SdpError ? `SDP ${err.message}` : (err as Error).message;
       this.#drop('malformed', rinfo.address, why);
     }
+  }
+
+  /**
+   * A deletion removes its stream only when it comes from the address that announced it and
+   * names the same originating source; any other is refused, counted and logged.
+   */
+  #delete(packet: SapPacket, from: string, hashKey: string): void {
+    this.counters.deletions += 1;
+    const id = this.#byHash.get(hashKey) ?? this.#deletedId(packet.payload);
+    const stream = id === null ? undefined : this.#registry.get(id)?.item;
+    if (!stream) return;
+    if (stream.sender !== from || stream.sap_source !== packet.source) {
+      this.counters.deletions_refused += 1;
+      const why =
+        `refused a deletion of '${stream.name}' from ${from} (origin ${packet.source}): ` +
+        `announced by ${stream.sender} (origin ${stream.sap_source})`;
+      this.lastProblem = `${from}: ${why}`;
+      this.#drops.write('deletions_refused', why);
+      return;
+    }
+    this.#registry.remove(stream.id, 'deleted by its sender');
+    this.#byHash.delete(hashKey);
   }
 
   /** The stream a deletion names by its SDP (full, or only the o= line). */

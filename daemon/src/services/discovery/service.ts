@@ -1,19 +1,33 @@
 // The discovery service: runs the SAP listener and announcer and the mDNS advertiser, browser
-// and settings sync as the configuration's `sap` and `mdns` sections say (restarting a part
-// when its settings change), feeds what they hear to the reconciler, and reports it all.
+// and settings sync as the plan says (plan.ts: DISCOVERY, the configuration's `sap` and `mdns`
+// sections and the API port; a part restarts when its settings change), feeds what they hear
+// to auto-add, and reports it all.
 import type { ConfigSnapshot, ConfigStore } from '../../config/store.js';
-import type { DiscoveredStream, DiscoveryStatus } from '../../schema/discovery-status.js';
+import type {
+  DiscoveredDevicePage,
+  DiscoveredStreamPage,
+  DiscoveryStatus,
+  DiscoverySummary,
+} from '../../schema/discovery-status.js';
 import type { Config } from '../../schema/files.js';
+import { AutoAdder } from './auto-add.js';
 import type { DiscoveryLog } from './log.js';
 import { MdnsAdvertiser } from './mdns-advertiser.js';
 import { MdnsBrowser } from './mdns-browser.js';
 import { MdnsEndpoint } from './mdns-endpoint.js';
-import { applyDevice, applyStream, Reconciler, removeAutoAdded } from './reconciler.js';
-import { DiscoveredRegistry, type RegistryEvent } from './registry.js';
+import { discoveryPlan, type MdnsPlan, planKey } from './plan.js';
+import { Reconciler, removeAutoAdded } from './reconciler.js';
+import { DiscoveredRegistry } from './registry.js';
 import { rtpSinks, SapAnnouncer } from './sap-announcer.js';
 import { SapListener, type SapStream } from './sap-listener.js';
 import { SettingsSync } from './settings-sync.js';
-import { discoveryStatus, streamList } from './status.js';
+import {
+  type DiscoveryParts,
+  devicePage,
+  discoveryStatus,
+  discoverySummary,
+  streamPage,
+} from './status.js';
 import type { DeviceRecord } from './txt.js';
 
 export interface DiscoveryOptions {
@@ -44,10 +58,10 @@ export class DiscoveryService {
   readonly #store: ConfigStore;
   readonly #log: DiscoveryLog;
   readonly #reconciler: Reconciler;
+  readonly #auto: AutoAdder;
   #listener: SapListener | null = null;
   #listenerKey = '';
   #listenerSince = 0;
-  #autoKey = '';
   #announcer: SapAnnouncer | null = null;
   #announcerKey = '';
   #mdns: MdnsParts | null = null;
@@ -63,6 +77,8 @@ export class DiscoveryService {
     this.#store = store;
     this.#log = log;
     this.#reconciler = new Reconciler(store, log);
+    this.#auto = new AutoAdder(store, this.#reconciler, this.streams, this.devices, log);
+    this.#auto.onDeviceGone = (id) => this.#mdns?.sync?.forget(id);
     const fault = (err: Error) => log.error(`discovery: ${err.stack ?? err.message}`);
     this.streams.onListenerError = fault;
     this.devices.onListenerError = fault;
@@ -72,17 +88,16 @@ export class DiscoveryService {
     return this.#options.enabled;
   }
 
-  /** Starts what the configuration asks for and follows its changes. */
+  /** Follows the configuration (what runs is the plan's to say: nothing with DISCOVERY=off). */
   start(): Promise<void> {
-    if (!this.#options.enabled) return Promise.resolve();
     this.#unsubscribe.push(
-      this.streams.subscribe((e, s, why) => this.#onStream(e, s, why)),
-      this.devices.subscribe((e, d, why) => this.#onDevice(e, d, why)),
+      ...this.#auto.subscribe(),
       this.#store.subscribe((snapshot) => void this.#apply(snapshot)),
     );
     this.#sweep = setInterval(() => {
       this.#retryFailed();
       this.#sweepForgotten();
+      this.#auto.retryWaiting();
     }, 2000);
     this.#sweep.unref();
     return this.#apply(this.#store.snapshot());
@@ -91,7 +106,6 @@ export class DiscoveryService {
   /** The API's port, once it listens: mDNS advertises it. */
   setApiPort(port: number): Promise<void> {
     this.#apiPort = port;
-    this.#mdnsKey = '';
     return this.#apply(this.#store.snapshot());
   }
 
@@ -107,28 +121,22 @@ export class DiscoveryService {
     return this.#chain;
   }
 
+  /** Starts, restarts and stops parts to match the plan. */
   async #reconfigure(config: Readonly<Config>): Promise<void> {
     if (this.#stopped) return;
-    const { sap } = config;
-    const listenerKey = sap.enabled
-      ? JSON.stringify([
-          sap.listener.multicast_groups,
-          sap.listener.port,
-          sap.listener.cleanup_timeout,
-        ])
-      : '';
+    const plan = discoveryPlan(this.#options.enabled, config, this.#apiPort);
+    this.streams.capacity = config.sap.listener.max_streams;
+    const listenerKey = planKey(plan.listener);
     if (listenerKey !== this.#listenerKey) {
       await this.#listener?.stop();
       this.#listener = null;
       this.#listenerKey = listenerKey;
-      if (listenerKey) {
+      if (plan.listener) {
         const announcer = () => this.#announcer;
         this.#listener = new SapListener(
           this.streams,
           {
-            port: sap.listener.port,
-            groups: sap.listener.multicast_groups,
-            cleanupTimeoutS: sap.listener.cleanup_timeout,
+            ...plan.listener,
             isOwn: (source, hash) => announcer()?.isOwn(source, hash) ?? false,
           },
           this.#log,
@@ -137,57 +145,34 @@ export class DiscoveryService {
         this.#listenerSince = Date.now();
       } else this.streams.clear();
     }
-    // Auto-add switched on, or a group named: what is already heard counts now.
-    const autoKey = JSON.stringify([sap.listener.auto_add_sources, sap.listener.add_to_group]);
-    if (autoKey !== this.#autoKey) {
-      this.#autoKey = autoKey;
-      for (const { item } of this.streams.list()) this.#onStream('changed', item, 'settings');
-    }
-    const a = sap.announcer;
-    const announcerKey =
-      sap.enabled && a.enabled
-        ? JSON.stringify([a.multicast_groups, sap.listener.port, a.interval, a.ttl])
-        : '';
+    this.#auto.reconsider(config);
+    const announcerKey = planKey(plan.announcer);
     if (announcerKey !== this.#announcerKey) {
       await this.#announcer?.stop();
       this.#announcer = null;
       this.#announcerKey = announcerKey;
-      if (announcerKey) {
-        this.#announcer = new SapAnnouncer(
-          {
-            groups: a.multicast_groups,
-            port: sap.listener.port,
-            intervalS: a.interval,
-            ttl: a.ttl,
-          },
-          this.#log,
-        );
+      if (plan.announcer) {
+        this.#announcer = new SapAnnouncer(plan.announcer, this.#log);
         await this.#announcer.start();
       }
     }
     const playing = this.#options.enginePlaying?.() ?? true;
     this.#announcer?.update(playing ? rtpSinks(config) : []);
-    await this.#reconfigureMdns(config);
+    await this.#reconfigureMdns(plan.mdns, config);
   }
 
-  async #reconfigureMdns(config: Readonly<Config>): Promise<void> {
-    const m = config.mdns;
-    const on = m.enabled && (m.advertise || m.browse);
-    const key = on ? JSON.stringify([m, this.#apiPort]) : '';
+  async #reconfigureMdns(plan: MdnsPlan | null, config: Readonly<Config>): Promise<void> {
+    const key = planKey(plan);
     if (key !== this.#mdnsKey) {
       const old = this.#mdns;
       this.#mdns = null;
       this.#mdnsKey = key;
-      if (old) {
-        old.advertiser?.stop();
-        old.browser?.stop();
-        old.sync?.stop();
-        await old.endpoint.close();
-      }
-      if (!on) {
+      if (old) await this.#closeMdns(old);
+      if (!plan) {
         this.devices.clear();
         return;
       }
+      const m = plan.settings;
       const endpoint = await MdnsEndpoint.open(this.#log, { port: this.#options.mdnsPort });
       const state: MdnsParts = {
         endpoint,
@@ -218,59 +203,22 @@ export class DiscoveryService {
           state.sync.start(m.sync_interval);
         }
       }
-      if (m.advertise && this.#apiPort !== null) {
+      if (m.advertise && plan.apiPort !== null) {
         state.advertiser = new MdnsAdvertiser(endpoint, this.#log);
         // Probing takes about a second; the rest of discovery does not wait for it.
         void state.advertiser
-          .start(m.hostname, this.#apiPort)
+          .start(m.hostname, plan.apiPort)
           .then(() => state.advertiser?.update(this.#store.config));
       }
     }
     void this.#mdns?.advertiser?.update(config);
   }
 
-  #onStream(event: RegistryEvent, stream: SapStream, why: string): void {
-    const config = this.#store.config;
-    const { auto_add_sources: autoAdd, add_to_group: group } = config.sap.listener;
-    if (event === 'added') {
-      const f = stream.stream;
-      this.#log.info(
-        `SAP: heard '${stream.name}' (${f.encoding}/${f.sample_rate}/${f.channels} at ` +
-          `${stream.address}:${stream.port}${stream.unplayable ? `; ${stream.unplayable}` : ''})`,
-      );
-    }
-    if (event === 'removed') {
-      this.#log.info(`SAP: '${stream.name}' is gone (${why})`);
-      void this.#reconciler.run(`stream '${stream.name}' gone`, (draft) =>
-        removeAutoAdded(draft, 'source', 'sap', stream.id),
-      );
-      return;
-    }
-    // Only call the store when something would change.
-    if (applyStream(structuredClone(config) as Config, stream, autoAdd, group) === null) return;
-    void this.#reconciler.run(`stream '${stream.name}'`, (draft) =>
-      applyStream(draft, stream, autoAdd, group),
-    );
-  }
-
-  #onDevice(event: RegistryEvent, device: DeviceRecord, why: string): void {
-    const config = this.#store.config;
-    const m = config.mdns;
-    const group = device.kind === 'sink' ? m.add_sinks_to_group : m.add_sources_to_group;
-    if (event === 'removed') {
-      this.#log.info(`mDNS: ${device.kind} '${device.name}' is gone (${why})`);
-      this.#mdns?.sync?.forget(device.id);
-      void this.#reconciler.run(`device '${device.name}' gone`, (draft) =>
-        removeAutoAdded(draft, device.kind, 'mdns', device.id),
-      );
-      return;
-    }
-    if (device.gone) return;
-    const autoAdd = m.auto_add_devices;
-    if (applyDevice(structuredClone(config) as Config, device, autoAdd, group) === null) return;
-    void this.#reconciler.run(`device '${device.name}'`, (draft) =>
-      applyDevice(draft, device, autoAdd, group),
-    );
+  async #closeMdns(m: MdnsParts): Promise<void> {
+    m.advertiser?.stop();
+    m.browser?.stop();
+    m.sync?.stop();
+    await m.endpoint.close();
   }
 
   /**
@@ -326,22 +274,38 @@ export class DiscoveryService {
     }
   }
 
-  /** The API's view of the streams heard. */
-  streamList(config = this.#store.config): DiscoveredStream[] {
-    return streamList(this.streams, config);
-  }
-
-  status(): DiscoveryStatus {
+  #parts(): DiscoveryParts {
     const m = this.#mdns;
-    return discoveryStatus({
+    return {
       enabled: this.#options.enabled,
       config: this.#store.config,
       streams: this.streams,
       devices: this.devices,
       listener: this.#listener,
       announcer: this.#announcer,
+      auto: this.#auto,
       mdns: m && { endpoint: m.endpoint, advertiser: m.advertiser, sync: m.sync },
-    });
+    };
+  }
+
+  /** GET /api/discovery: everything, the lists cut to their first page. */
+  status(): DiscoveryStatus {
+    return discoveryStatus(this.#parts());
+  }
+
+  /** /api/stats: the states and counters, no lists. */
+  summary(): DiscoverySummary {
+    return discoverySummary(this.#parts());
+  }
+
+  /** Streams heard, `limit` from `offset` (oldest first). */
+  streamPage(offset: number, limit: number): DiscoveredStreamPage {
+    return streamPage(this.streams, this.#store.config, offset, limit);
+  }
+
+  /** Devices found, `limit` from `offset` (oldest first). */
+  devicePage(offset: number, limit: number): DiscoveredDevicePage {
+    return devicePage(this.devices, this.#store.config, offset, limit);
   }
 
   /** Sends SAP deletions and mDNS goodbyes, and closes every socket. */
@@ -349,18 +313,12 @@ export class DiscoveryService {
     this.#stopped = true;
     for (const u of this.#unsubscribe) u();
     if (this.#sweep) clearInterval(this.#sweep);
+    this.#auto.stop();
     await this.#chain;
     await Promise.all([
       this.#listener?.stop(),
       this.#announcer?.stop(),
-      (async () => {
-        const m = this.#mdns;
-        if (!m) return;
-        m.advertiser?.stop();
-        m.browser?.stop();
-        m.sync?.stop();
-        await m.endpoint.close();
-      })(),
+      this.#mdns && this.#closeMdns(this.#mdns),
     ]);
   }
 }

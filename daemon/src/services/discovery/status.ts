@@ -1,15 +1,22 @@
-// What discovery reports (GET /api/discovery, and `discovery` in /api/stats): the state and
-// counters of each part, the streams heard and the devices found, each with the configured
-// source or entry that plays or matches it.
+// What discovery reports: GET /api/discovery (the state and counters of each part, the first
+// page of the streams heard and the devices found, each with the configured source or entry that
+// plays or matches it), the pages after it, and the summary in /api/stats (no lists: its size
+// does not grow with what the network announces).
 
-import type {
-  DiscoveredDevice,
-  DiscoveredStream,
-  DiscoveryStatus,
+import {
+  DISCOVERY_PAGE,
+  type DiscoveredDevice,
+  type DiscoveredDevicePage,
+  type DiscoveredStream,
+  type DiscoveredStreamPage,
+  type DiscoveryStatus,
+  type DiscoverySummary,
 } from '../../schema/discovery-status.js';
 import type { Config } from '../../schema/files.js';
+import type { AutoAdder } from './auto-add.js';
+import { AUTO_ADD_PER_MINUTE } from './limits.js';
 import type { MdnsAdvertiser } from './mdns-advertiser.js';
-import type { MdnsEndpoint } from './mdns-endpoint.js';
+import { type MdnsEndpoint, NO_MDNS_COUNTERS } from './mdns-endpoint.js';
 import { entryForDevice, sourceForStream } from './reconciler.js';
 import type { DiscoveredRegistry, Heard } from './registry.js';
 import type { SapAnnouncer } from './sap-announcer.js';
@@ -26,6 +33,7 @@ export interface DiscoveryParts {
   readonly devices: DiscoveredRegistry<DeviceRecord>;
   readonly listener: SapListener | null;
   readonly announcer: SapAnnouncer | null;
+  readonly auto: AutoAdder;
   readonly mdns: {
     endpoint: MdnsEndpoint;
     advertiser: MdnsAdvertiser | null;
@@ -33,7 +41,8 @@ export interface DiscoveryParts {
   } | null;
 }
 
-export function discoveryStatus(p: DiscoveryParts): DiscoveryStatus {
+/** States and counters, no lists: the summary in /api/stats. */
+export function discoverySummary(p: DiscoveryParts): DiscoverySummary {
   const { listener: l, announcer: a, mdns: m, config } = p;
   return {
     enabled: p.enabled,
@@ -46,7 +55,13 @@ export function discoveryStatus(p: DiscoveryParts): DiscoveryStatus {
         : [],
       ...(l?.counters ?? NO_SAP_COUNTERS),
       last_problem: l?.lastProblem ?? null,
-      streams: streamList(p.streams, config),
+      streams_total: p.streams.size,
+      max_streams: config.sap.listener.max_streams,
+      auto_add: {
+        per_minute: AUTO_ADD_PER_MINUTE,
+        added_last_minute: p.auto.sources.budget.used(),
+        waiting: p.auto.sources.waiting.size,
+      },
       announcer: {
         state: a?.state ?? 'off',
         error: a?.error ?? null,
@@ -59,11 +74,9 @@ export function discoveryStatus(p: DiscoveryParts): DiscoveryStatus {
       state: m?.endpoint.state ?? 'off',
       error: m?.endpoint.error ?? null,
       hostname: m?.advertiser?.hostname ?? null,
-      advertised: m?.advertiser?.advertised ?? [],
-      ...(m?.endpoint.counters ?? { packets: 0, malformed: 0, queries_sent: 0 }),
-      devices: p.devices
-        .list()
-        .map((h) => deviceView(h, entryForDevice(config, h.item)?.name ?? null)),
+      ...(m?.endpoint.status() ?? NO_MDNS_COUNTERS),
+      devices_total: p.devices.size,
+      advertised_total: m?.advertiser?.advertised.length ?? 0,
       sync: {
         ...(m?.sync?.counters ?? { to_devices: 0, from_devices: 0, errors: 0, last_error: null }),
       },
@@ -71,12 +84,45 @@ export function discoveryStatus(p: DiscoveryParts): DiscoveryStatus {
   };
 }
 
-/** The streams heard, each with the source that plays it. */
-export function streamList(
+/** GET /api/discovery: the summary with the first page of each list. */
+export function discoveryStatus(p: DiscoveryParts): DiscoveryStatus {
+  const { sap, mdns } = discoverySummary(p);
+  const { advertised_total: _, ...mdnsCounters } = mdns;
+  return {
+    enabled: p.enabled,
+    sap: { ...sap, streams: streamPage(p.streams, p.config, 0, DISCOVERY_PAGE).items },
+    mdns: {
+      ...mdnsCounters,
+      advertised: p.mdns?.advertiser?.advertised ?? [],
+      devices: devicePage(p.devices, p.config, 0, DISCOVERY_PAGE).items,
+    },
+  };
+}
+
+/** The streams heard, `limit` from `offset`, each with the source that plays it. */
+export function streamPage(
   streams: DiscoveredRegistry<SapStream>,
   config: Readonly<Config>,
-): DiscoveredStream[] {
-  return streams.list().map((h) => streamView(h, sourceForStream(config, h.item)?.name ?? null));
+  offset: number,
+  limit: number,
+): DiscoveredStreamPage {
+  const items = streams
+    .page(offset, limit)
+    .map((h) => streamView(h, sourceForStream(config, h.item)?.name ?? null));
+  return { total: streams.size, offset, limit, items };
+}
+
+/** The devices found, `limit` from `offset`, each with the entry that has its config_id. */
+export function devicePage(
+  devices: DiscoveredRegistry<DeviceRecord>,
+  config: Readonly<Config>,
+  offset: number,
+  limit: number,
+): DiscoveredDevicePage {
+  const items = devices
+    .page(offset, limit)
+    .map((h) => deviceView(h, entryForDevice(config, h.item)?.name ?? null));
+  return { total: devices.size, offset, limit, items };
 }
 
 function streamView(h: Heard<SapStream>, source: string | null): DiscoveredStream {

@@ -27,7 +27,11 @@ export interface BrowsedEntry {
 const unescapeName = (s: string) =>
   s.replace(/\\(\d{3})/g, (_, d: string) => String.fromCharCode(Number(d)));
 
-export async function startAvahi(lab: Lab): Promise<Avahi> {
+/** avahi-daemon.conf [server] settings beyond the defaults below (`cache-entries-max`, ...). */
+export async function startAvahi(
+  lab: Lab,
+  server: Record<string, string | number> = {},
+): Promise<Avahi> {
   const dir = lab.dir('tributary-avahi-');
   if (!existsSync('/run/avahi-daemon')) mkdirSync('/run/avahi-daemon', { recursive: true });
   execFileSync('mount', ['-t', 'tmpfs', 'tmpfs', '/run/avahi-daemon']);
@@ -55,6 +59,7 @@ export async function startAvahi(lab: Lab): Promise<Avahi> {
       'allow-interfaces=lo',
       'enable-dbus=yes',
       'ratelimit-interval-usec=0',
+      ...Object.entries(server).map(([k, v]) => `${k}=${v}`),
       '[publish]',
       'publish-hinfo=no',
       'publish-workstation=no',

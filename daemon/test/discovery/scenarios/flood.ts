@@ -2,10 +2,13 @@
 // truncated headers, truncated SDP, payloads that are not SDP, encrypted or badly compressed
 // announcements, DNS messages cut short, TXT records over 8900 bytes): each is dropped and
 // counted, the API keeps answering (its latency measured before and during the flood), and a
-// good announcement afterwards is still heard.
+// good announcement afterwards is still heard. The SAP packets come from 100 addresses, 100 each,
+// so none is over the per-sender rate and every one is decoded (netns-sap-guards tests the rate).
+
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import type { Socket } from 'node:dgram';
+import { createSocket, type Socket } from 'node:dgram';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DiscoveryStatus } from '../../../src/schema/discovery-status.js';
 import { encodeSap } from '../../../src/services/discovery/sap-packet.js';
@@ -107,7 +110,7 @@ function mdnsPacket(i: number): Buffer {
  * overflow and every packet is one the daemon had to handle.
  */
 async function flood(
-  socket: Socket,
+  sockets: Socket[],
   port: number,
   group: string,
   make: (i: number) => Buffer,
@@ -117,6 +120,7 @@ async function flood(
   for (let i = 0; i < COUNT; ) {
     const end = Math.min(COUNT, i + 500);
     for (; i < end; i++) {
+      const socket = sockets[i % sockets.length]!;
       await new Promise<void>((resolve) => socket.send(make(i), port, group, () => resolve()));
     }
     const deadline = performance.now() + 500;
@@ -158,8 +162,17 @@ export default () =>
     const started = performance.now();
     const measuring = latency(() => flooding);
     const status = () => get<DiscoveryStatus>(daemon, '/api/discovery');
-    await flood(tx, 9875, '224.2.127.254', sapPacket, async () => (await status()).sap.packets);
-    await flood(tx, 5353, '224.0.0.251', mdnsPacket, async () => (await status()).mdns.packets);
+    const senders: Socket[] = [];
+    for (let k = 1; k <= 100; k++) {
+      execFileSync('ip', ['addr', 'add', `10.77.2.${k}/32`, 'dev', 'lo']);
+      const socket = createSocket({ type: 'udp4' });
+      await new Promise<void>((resolve) => socket.bind(0, `10.77.2.${k}`, () => resolve()));
+      lab.atEnd(() => socket.close());
+      senders.push(socket);
+    }
+    const sapCount = async () => (await status()).sap.packets;
+    await flood(senders, 9875, '224.2.127.254', sapPacket, sapCount);
+    await flood([tx], 5353, '224.0.0.251', mdnsPacket, async () => (await status()).mdns.packets);
     const floodMs = performance.now() - started;
     flooding = false;
     const during = await measuring;
@@ -170,6 +183,7 @@ export default () =>
     const sapDropped =
       after.sap.malformed - before.sap.malformed + (after.sap.unsupported - before.sap.unsupported);
     assert.equal(sapDropped, sapReceived, 'every SAP packet received was dropped and counted');
+    assert.equal(after.sap.rate_limited, 0, 'none over the per-sender rate: each was decoded');
     assert.ok(sapReceived >= COUNT * 0.98, `${sapReceived} of ${COUNT} SAP packets arrived`);
     assert.equal(after.sap.streams.length, 0);
     const mdnsReceived = after.mdns.packets - before.mdns.packets;
