@@ -28,6 +28,6 @@ test('ffmpeg and PulseAudio play the tone of the RTP sink Tributary announces; d
 }, async (t) => {
   const { result } = await inNamespace<{ ffmpeg_hz: number; pulseaudio_hz: number }>(t, 'sap-out');
   t.diagnostic(JSON.stringify(result));
-  assert.ok(Math.abs(result.ffmpeg_hz - 1000) < 10);
-  assert.ok(Math.abs(result.pulseaudio_hz - 1000) < 10);
+  assert.ok(Math.abs(result.ffmpeg_hz - 1000) < 1);
+  assert.ok(Math.abs(result.pulseaudio_hz - 1000) < 1);
 });
