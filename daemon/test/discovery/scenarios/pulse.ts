@@ -73,6 +73,14 @@ export async function startPulse(lab: Lab): Promise<Pulse> {
     ].join('\n'),
   );
   const env = { HOME: dir, XDG_RUNTIME_DIR: dir, PULSE_RUNTIME_PATH: dir };
+  // GStreamer's registry, and the plugins module-rtp-recv loads, read once, as on a desktop.
+  // Without the registry PulseAudio scans every plugin when the first stream starts, after it has
+  // bound the stream's socket (241 to 563 ms here, against 12 to 40 ms with it), and 16.1
+  // aborts when more than 64 KiB piled up meanwhile (rtp-gstreamer.c:659; the RTP guide's
+  // troubleshooting).
+  for (const element of ['udpsrc', 'rtpbin', 'rtpL16depay', 'appsink']) {
+    await lab.spawn('gst-inspect-1.0', [element], env).exited();
+  }
   const peer = lab.spawn(
     'pulseaudio',
     [
@@ -129,6 +137,8 @@ export async function startPulse(lab: Lab): Promise<Pulse> {
               '--format=s16le',
               '--rate=48000',
               '--channels=2',
+              // Delivered as played, not in 2 s fragments (parec's default).
+              '--latency-msec=50',
               '--raw',
             ],
             server,
@@ -149,8 +159,9 @@ export async function startPulse(lab: Lab): Promise<Pulse> {
           if (pcm.length < 48000 * 4) {
             throw new Error(`parec recorded ${pcm.length} bytes of '${session}'`);
           }
-          // The first 0.2 s of a monitor stream can hold what was queued before it started.
-          const tone = measureTone(leftChannel(pcm.subarray(48000 * 4 * 0.2), 2), 48000);
+          // Its last 2 s: the start of a monitor stream can hold audio rendered before the rate
+          // read first (a played frequency halfway between two rates was seen once).
+          const tone = measureTone(leftChannel(pcm, 2), 48000);
           const pulseRate = find(after, session).rate;
           return { ...tone, played_hz: tone.hz, hz: (tone.hz * rate) / pulseRate, rate: pulseRate };
         });

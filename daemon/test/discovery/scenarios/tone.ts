@@ -86,7 +86,7 @@ export function steadyStretch(
 
 /**
  * The loudest tone between `lo` and `hi` Hz in the steady part of `samples` (mono, `rate` Hz),
- * measured over at most `maxSeconds` of it.
+ * measured over at most its last `maxSeconds`.
  */
 export function measureTone(
   samples: Float64Array,
@@ -94,8 +94,9 @@ export function measureTone(
   { lo = 50, hi = 5000, maxSeconds = 2 } = {},
 ): Tone {
   const { start, end, unsteady } = steadyStretch(samples, rate);
+  // The end of the stretch: the latest audio of the recording.
   const length = Math.min(end - start, Math.round(maxSeconds * rate));
-  const x = samples.subarray(start, start + length);
+  const x = samples.subarray(end - length, end);
   const seconds = length / rate;
   if (length < rate * 0.1) return { hz: 0, rms: rmsOf(x), seconds, unsteady_blocks: unsteady };
   // Coarse: 0.1 s (Hann main lobe +-20 Hz), 5 Hz steps.
