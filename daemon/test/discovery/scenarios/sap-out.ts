@@ -19,7 +19,6 @@ sinks:
     ip: 239.255.77.1
     port: 5004
     protocol: rtp
-    payload_type: 127
 sources:
   - name: Tone
     rtp:
@@ -120,9 +119,10 @@ export default () =>
     assert.ok(Math.abs(ffmpegTone.hz - 1000) < 1, `ffmpeg heard ${JSON.stringify(ffmpegTone)}`);
     assert.ok(ffmpegTone.rms > 0.03, `ffmpeg level ${ffmpegTone.rms}`);
 
-    // So does PulseAudio (payload type 127: the only one its receiver takes at 48 kHz). It plays
-    // the tone off by its own rate adaptation (2 per mille steps every 5 s); what it heard is
-    // that frequency less the adaptation.
+    // So does PulseAudio, under the payload type Tributary chose (127: an L16 stream under any
+    // type but 10, 11 or 127 its receiver drops). It plays the tone off by its own rate
+    // adaptation (2 per mille steps every 5 s); what it heard is that frequency less the
+    // adaptation.
     const pulseTone = await recordWithPulseAudio(lab);
     assert.ok(Math.abs(pulseTone.hz - 1000) < 1, `PulseAudio heard ${JSON.stringify(pulseTone)}`);
     assert.ok(pulseTone.rms > 0.03, `PulseAudio level ${pulseTone.rms}`);
