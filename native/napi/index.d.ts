@@ -446,7 +446,10 @@ export interface EngineSink {
   channels: number
   channel_layout: ChannelLayoutName
   volume_normalization: boolean
-  /** RTP payload type sent (0-127); absent or null: 96 for L16, 97 for L24. */
+  /**
+   * RTP payload type sent (0-127); absent or null: 10/11 for L16 44.1 kHz stereo/mono, else
+   * 127 for L16 (what PulseAudio plays) and 97 for L24.
+   */
   payload_type?: number | null
   /** At most one path per real source. */
   paths: Array<EnginePath>

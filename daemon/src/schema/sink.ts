@@ -89,9 +89,9 @@ const fields = {
   payload_type: Nullable(Type.Integer({ minimum: 0, maximum: 127 }), {
     description:
       'RTP payload type sent (rtp sinks). Null: the static type of RFC 3551 where the format ' +
-      'has one (10 for 16-bit 44.1 kHz stereo, 11 for mono), else 96 for L16 and 97 for L24. ' +
+      'has one (10 for 16-bit 44.1 kHz stereo, 11 for mono), else 127 for L16 and 97 for L24. ' +
       'A static type of another format is refused. PulseAudio receivers (module-rtp-recv) ' +
-      'only play 127, or 10 (stereo) and 11 (mono) at 44.1 kHz.',
+      'only play 127, or 10 (stereo) and 11 (mono) at 44.1 kHz, and no L24.',
     examples: [null],
   }),
   auto_added: AutoAdded,

@@ -189,12 +189,21 @@ describe('SDP of announced streams (sdp-transform)', () => {
 });
 
 describe('the payload type an RTP sink announces', () => {
-  test('the static type of its format when it has one, as the engine sends', () => {
+  test('the static type of its format when it has one, else 127 (L16) or 97 (L24), as the engine sends', () => {
     const at = (bit_depth: number, sample_rate: number, channels: number) =>
       defaultPayloadType({ bit_depth, sample_rate, channels });
+    // 127: PulseAudio's module-rtp-recv plays L16 only as 10, 11 or 127, whatever the SDP says.
     assert.deepEqual(
-      [at(16, 44100, 2), at(16, 44100, 1), at(16, 48000, 2), at(24, 44100, 2), at(24, 48000, 6)],
-      [10, 11, 96, 97, 97],
+      [
+        at(16, 44100, 2),
+        at(16, 44100, 1),
+        at(16, 48000, 2),
+        at(16, 48000, 1),
+        at(16, 96000, 8),
+        at(24, 44100, 2),
+        at(24, 48000, 6),
+      ],
+      [10, 11, 127, 127, 127, 97, 97],
     );
   });
 });

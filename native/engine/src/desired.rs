@@ -69,8 +69,8 @@ pub struct SinkSpec {
     pub channels: u8,
     pub layout: ChannelLayout,
     pub normalize: bool,
-    /// RTP payload type sent; `None`: 96 for L16, 97 for L24. PulseAudio's receiver only
-    /// takes 127 (10 or 11 at 44.1 kHz), whatever the SDP says.
+    /// RTP payload type sent; `None`: 10 or 11 for L16 44.1 kHz stereo or mono, else 127 for
+    /// L16 and 97 for L24 (see [`SinkSpec::rtp_payload_type`]).
     pub payload_type: Option<u8>,
     pub paths: Vec<PathSpec>,
 }
@@ -137,14 +137,17 @@ impl SinkSpec {
     }
 
     /// The RTP payload type this sink sends: the configured one, else the static type of its
-    /// format where RFC 3551 has one (10: L16 44.1 kHz stereo, 11: mono), else 96 (L16) or
-    /// 97 (L24).
+    /// format where RFC 3551 has one (10: L16 44.1 kHz stereo, 11: mono), else 127 for L16 and
+    /// 97 for L24. 127 because PulseAudio's `module-rtp-recv` (GStreamer backend, 16.1) plays an
+    /// L16 stream only under the type it derives from the format (10, 11, else 127), whatever
+    /// the announcement says: anything else it drops ("No clock-rate in caps!"). L24 keeps 97:
+    /// PulseAudio refuses its announcement, where 127 would have it play L24 as noise.
     pub fn rtp_payload_type(&self) -> u8 {
         let usual = match (self.bit_depth, self.sample_rate, self.channels) {
             (16, 44_100, 2) => 10,
             (16, 44_100, 1) => 11,
             (24, _, _) => 97,
-            _ => 96,
+            _ => 127,
         };
         self.payload_type.unwrap_or(usual)
     }
@@ -344,7 +347,9 @@ mod tests {
         };
         assert_eq!(at(44_100, 2, 16, None).rtp_payload_type(), 10);
         assert_eq!(at(44_100, 1, 16, None).rtp_payload_type(), 11);
-        assert_eq!(at(48_000, 2, 16, None).rtp_payload_type(), 96);
+        assert_eq!(at(48_000, 2, 16, None).rtp_payload_type(), 127);
+        assert_eq!(at(48_000, 1, 16, None).rtp_payload_type(), 127);
+        assert_eq!(at(96_000, 8, 16, None).rtp_payload_type(), 127);
         assert_eq!(at(44_100, 2, 24, None).rtp_payload_type(), 97);
         assert_eq!(at(48_000, 2, 16, Some(127)).rtp_payload_type(), 127);
         assert!(at(44_100, 2, 16, Some(10)).validate(0).is_ok());

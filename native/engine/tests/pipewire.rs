@@ -1,6 +1,6 @@
 //! PipeWire interop (Debian bookworm's PipeWire 0.3.65), both directions, with the settings the
 //! RTP guide gives: `libpipewire-module-rtp-sink` plays a 1 kHz tone from `pw-play` into an RTP
-//! source of Tributary on 127.0.0.1, and an RTP sink of Tributary (48 kHz L16, payload type 96,
+//! source of Tributary on 127.0.0.1, and an RTP sink of Tributary (48 kHz L16, payload type 127,
 //! announced by hand with SAP) plays in `libpipewire-module-rtp-source`, recorded with
 //! `pw-record`. SAP goes to a unicast 127.0.0.1 port of the test's own (`sap.ip`, `sap.port`),
 //! so no namespace is needed. A private daemon without a session manager
@@ -216,12 +216,12 @@ fn relay(port: u16, to: u16, seconds: f64) -> Vec<Vec<u8>> {
     sent
 }
 
-/// A SAP announcement (RFC 2974) of an L16 48 kHz stereo stream, payload type 96, on
+/// A SAP announcement (RFC 2974) of an L16 48 kHz stereo stream, payload type 127, on
 /// 127.0.0.1:`port`, named `tributary-test`.
 fn sap_announcement(port: u16) -> Vec<u8> {
     let sdp = format!(
         "v=0\no=- 4242 0 IN IP4 127.0.0.1\ns=tributary-test\nc=IN IP4 127.0.0.1\nt=0 0\n\
-         a=recvonly\nm=audio {port} RTP/AVP 96\na=rtpmap:96 L16/48000/2\n"
+         a=recvonly\nm=audio {port} RTP/AVP 127\na=rtpmap:127 L16/48000/2\n"
     );
     let mut p = vec![0x20, 0, 0x42, 0x42, 127, 0, 0, 1];
     p.extend_from_slice(b"application/sdp\0");

@@ -173,7 +173,7 @@ fn gstreamer_l24_rtp_at_44k1_is_resampled_for_a_48k_sink() {
 
 /// Plays a tone (997 Hz left at half scale, 500 Hz right at a quarter: a dropped or doubled
 /// 6 ms packet is not a whole number of periods) from a Scream sender through an RTP sink
-/// (L16 48 kHz stereo, payload type 96) to a receiver started by `receiver(port, dir)`, stopped
+/// (L16 48 kHz stereo, payload type 127) to a receiver started by `receiver(port, dir)`, stopped
 /// with SIGINT (so it finishes its file); returns the bytes of `dir/file` and the engine's
 /// stats.
 fn receive_engine_rtp(
@@ -259,7 +259,7 @@ fn engine_rtp_output_decodes_in_gstreamer() {
     let (wav, stats) = receive_engine_rtp("out.wav", |port, dir| {
         Command::new("gst-launch-1.0")
             .args(["-q", "-e", "udpsrc", &format!("port={port}"), "address=127.0.0.1"])
-            .arg("caps=application/x-rtp,media=audio,clock-rate=48000,encoding-name=L16,channels=2,payload=96")
+            .arg("caps=application/x-rtp,media=audio,clock-rate=48000,encoding-name=L16,channels=2,payload=127")
             .args(["!", "rtpL16depay", "!", "audioconvert", "!", "audio/x-raw,format=S16LE"])
             .args(["!", "wavenc", "!", "filesink"])
             .arg(format!("location={}", dir.join("out.wav").display()))
@@ -280,13 +280,13 @@ fn engine_rtp_output_plays_in_ffmpeg_without_a_gap() {
     let _serial = serial();
     have("ffmpeg");
     let (pcm, stats) = receive_engine_rtp("out.raw", |port, dir| {
-        // What an SAP announcement of this sink says (payload type 96, L16/48000/2).
+        // What an SAP announcement of this sink says (payload type 127, L16/48000/2).
         let sdp = dir.join("in.sdp");
         std::fs::write(
             &sdp,
             format!(
                 "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=Tributary\r\nc=IN IP4 127.0.0.1\r\n\
-                 t=0 0\r\nm=audio {port} RTP/AVP 96\r\na=rtpmap:96 L16/48000/2\r\n"
+                 t=0 0\r\nm=audio {port} RTP/AVP 127\r\na=rtpmap:127 L16/48000/2\r\n"
             ),
         )
         .unwrap();

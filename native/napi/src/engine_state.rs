@@ -197,7 +197,8 @@ pub struct EngineSink {
     pub channel_layout: String,
     #[napi(js_name = "volume_normalization")]
     pub volume_normalization: bool,
-    /// RTP payload type sent (0-127); absent or null: 96 for L16, 97 for L24.
+    /// RTP payload type sent (0-127); absent or null: 10/11 for L16 44.1 kHz stereo/mono, else
+    /// 127 for L16 (what PulseAudio plays) and 97 for L24.
     #[napi(js_name = "payload_type")]
     pub payload_type: Option<Either<u32, Null>>,
     /// At most one path per real source.

@@ -1,7 +1,8 @@
 // The SAP announcer: every enabled RTP sink is announced every `interval` seconds to the SAP
 // groups, with multicast TTL `ttl`; when a sink is removed, disabled or changed so it no longer
 // sends RTP, and when the daemon stops, a deletion goes out instead. The SDP says what the
-// engine sends: L16 (payload type 96) or L24 (97), its rate, channels and packet time.
+// engine sends: L16 (payload type 127, or 10/11 at 44.1 kHz) or L24 (97), its rate, channels and
+// packet time.
 import { createSocket, type Socket } from 'node:dgram';
 import type { Config } from '../../schema/files.js';
 import { type DiscoveryLog, originAddress, RateLimitedLog } from './log.js';
@@ -213,7 +214,10 @@ export class SapAnnouncer {
 
 /**
  * The payload type an RTP sink sends when none is set (the engine's rule): the static type of
- * RFC 3551 where its format has one (10: L16 44.1 kHz stereo, 11: mono), else 96 (L16) or 97 (L24).
+ * RFC 3551 where its format has one (10: L16 44.1 kHz stereo, 11: mono), else 127 (L16) or 97
+ * (L24). 127 because PulseAudio's module-rtp-recv plays L16 only under 10, 11 or 127 (the type it
+ * derives from the format, whatever the SDP says); L24 keeps 97, which PulseAudio refuses, where
+ * under 127 it would play the L24 bytes as 16-bit noise.
  */
 export function defaultPayloadType(sink: {
   bit_depth: number;
@@ -223,5 +227,5 @@ export function defaultPayloadType(sink: {
   if (sink.bit_depth === 16 && sink.sample_rate === 44100 && sink.channels <= 2) {
     return sink.channels === 2 ? 10 : 11;
   }
-  return sink.bit_depth === 24 ? 97 : 96;
+  return sink.bit_depth === 24 ? 97 : 127;
 }

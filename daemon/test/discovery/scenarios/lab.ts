@@ -1,6 +1,6 @@
 // What the discovery scenarios share inside their namespace: the daemon as a real process,
 // peers as child processes (stopped at the end, whatever happens), waiting for a condition,
-// and the frequency of a recorded tone.
+// and reading recorded audio (tone.ts measures it).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -135,38 +135,6 @@ export async function waitFor<T>(
     }
     await sleep(50);
   }
-}
-
-/**
- * The frequency of the loudest tone in `samples` (mono, `rate` Hz): a DFT magnitude scan from
- * 50 Hz to 5 kHz in 5 Hz steps, refined by parabolic interpolation. Also the RMS level.
- */
-export function toneOf(samples: Float64Array, rate: number): { hz: number; rms: number } {
-  let energy = 0;
-  for (const s of samples) energy += s * s;
-  const rms = Math.sqrt(energy / Math.max(1, samples.length));
-  const power = (hz: number) => {
-    let re = 0;
-    let im = 0;
-    const w = (2 * Math.PI * hz) / rate;
-    for (let i = 0; i < samples.length; i++) {
-      re += samples[i]! * Math.cos(w * i);
-      im += samples[i]! * Math.sin(w * i);
-    }
-    return re * re + im * im;
-  };
-  let best = 50;
-  let bestPower = -1;
-  for (let hz = 50; hz <= 5000; hz += 5) {
-    const p = power(hz);
-    if (p > bestPower) {
-      bestPower = p;
-      best = hz;
-    }
-  }
-  const [a, b, c] = [power(best - 5), bestPower, power(best + 5)];
-  const shift = a - 2 * b + c === 0 ? 0 : (0.5 * (a - c)) / (a - 2 * b + c);
-  return { hz: best + shift * 5, rms };
 }
 
 /** Left channel of interleaved 16-bit PCM, as floats in [-1, 1). */

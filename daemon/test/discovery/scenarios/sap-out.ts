@@ -4,12 +4,14 @@
 // the sink is disabled and when the daemon stops.
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeSap, type SapPacket } from '../../../src/services/discovery/sap-packet.js';
-import { type Lab, leftChannel, toneOf, waitFor, wavData, withLab } from './lab.js';
+import { type Lab, leftChannel, waitFor, wavData, withLab } from './lab.js';
+import { type PulseTone, startPulse } from './pulse.js';
 import { ffmpegToneSender } from './sap-peers.js';
+import { measureTone } from './tone.js';
 
 const config = `
 sinks:
@@ -17,7 +19,6 @@ sinks:
     ip: 239.255.77.1
     port: 5004
     protocol: rtp
-    payload_type: 127
 sources:
   - name: Tone
     rtp:
@@ -48,57 +49,15 @@ async function capture(lab: Lab): Promise<{ packet: SapPacket; at: number }[]> {
   return heard;
 }
 
-async function recordWithPulseAudio(lab: Lab): Promise<{ hz: number; rms: number }> {
-  const dir = lab.dir('tributary-pulse-');
-  writeFileSync(
-    join(dir, 'default.pa'),
-    [
-      `load-module module-native-protocol-unix auth-anonymous=1 socket=${dir}/native`,
-      'load-module module-null-sink sink_name=out rate=48000',
-      'set-default-sink out',
-      'load-module module-rtp-recv sap_address=224.0.0.56',
-      '',
-    ].join('\n'),
-  );
-  const env = { HOME: dir, XDG_RUNTIME_DIR: dir, PULSE_RUNTIME_PATH: dir };
-  const pulse = lab.spawn(
-    'pulseaudio',
-    [
-      '-n',
-      '-F',
-      join(dir, 'default.pa'),
-      '--exit-idle-time=-1',
-      '--disallow-exit',
-      '--system=false',
-      '--daemonize=no',
-    ],
-    env,
-  );
-  const server = { ...env, PULSE_SERVER: `unix:${dir}/native` };
-  // The stream shows up as a sink input once the announcement is heard.
-  await waitFor(
-    'PulseAudio to play the announced stream',
-    async () => {
-      const list = lab.spawn('pactl', ['list', 'short', 'sink-inputs'], server);
-      await list.exited();
-      return list.output().includes('module-rtp-recv') || undefined;
-    },
-    15_000,
-    () => pulse.output(),
-  );
-  await sleep(1000);
-  const rec = lab.spawn(
-    'parec',
-    ['-d', 'out.monitor', '--format=s16le', '--rate=48000', '--channels=2', '--raw'],
-    server,
-  );
-  const chunks: Buffer[] = [];
-  rec.child.stdout!.on('data', (c: Buffer) => chunks.push(c));
-  await sleep(2000);
-  await rec.stop('SIGTERM');
-  const pcm = Buffer.concat(chunks);
-  assert.ok(pcm.length > 48000 * 4, `parec recorded ${pcm.length} bytes`);
-  return toneOf(leftChannel(pcm.subarray(pcm.length - 48000 * 4), 2), 48000);
+/** What PulseAudio's module-rtp-recv plays of the announced stream. */
+async function recordWithPulseAudio(lab: Lab): Promise<PulseTone> {
+  const pulse = await startPulse(lab);
+  await pulse.waitForStreams(1);
+  // Its start (the buffer filling, its first rate step) settles.
+  await sleep(1500);
+  const [tone] = await pulse.record([{ session: 'Multicast', rate: 48000 }], 2);
+  assert.equal(pulse.died(), null);
+  return tone!;
 }
 
 export default () =>
@@ -156,14 +115,16 @@ export default () =>
     ]);
     assert.equal(await ff.exited(), 0, ff.output());
     const data = wavData(readFileSync(wav));
-    const ffmpegTone = toneOf(leftChannel(data.pcm, data.channels), data.rate);
-    // Within 1 %: the engine's drift correction may pull the rate while it settles on a busy machine.
-    assert.ok(Math.abs(ffmpegTone.hz - 1000) < 10, `ffmpeg heard ${ffmpegTone.hz} Hz`);
+    const ffmpegTone = measureTone(leftChannel(data.pcm, data.channels), data.rate);
+    assert.ok(Math.abs(ffmpegTone.hz - 1000) < 1, `ffmpeg heard ${JSON.stringify(ffmpegTone)}`);
     assert.ok(ffmpegTone.rms > 0.03, `ffmpeg level ${ffmpegTone.rms}`);
 
-    // So does PulseAudio (payload type 127: the only one its receiver takes at 48 kHz).
+    // So does PulseAudio, under the payload type Tributary chose (127: an L16 stream under any
+    // type but 10, 11 or 127 its receiver drops). It plays the tone off by its own rate
+    // adaptation (2 per mille steps every 5 s); what it heard is that frequency less the
+    // adaptation.
     const pulseTone = await recordWithPulseAudio(lab);
-    assert.ok(Math.abs(pulseTone.hz - 1000) < 10, `PulseAudio heard ${pulseTone.hz} Hz`);
+    assert.ok(Math.abs(pulseTone.hz - 1000) < 1, `PulseAudio heard ${JSON.stringify(pulseTone)}`);
     assert.ok(pulseTone.rms > 0.03, `PulseAudio level ${pulseTone.rms}`);
 
     // Disabling the sink sends a deletion; so does stopping the daemon.
@@ -197,8 +158,10 @@ export default () =>
     await tone.stop();
 
     return {
-      ffmpeg_hz: Math.round(ffmpegTone.hz * 10) / 10,
-      pulseaudio_hz: Math.round(pulseTone.hz * 10) / 10,
+      ffmpeg_hz: Math.round(ffmpegTone.hz * 1000) / 1000,
+      pulseaudio_hz: Math.round(pulseTone.hz * 1000) / 1000,
+      pulseaudio_played_hz: Math.round(pulseTone.played_hz * 1000) / 1000,
+      pulseaudio_rate: pulseTone.rate,
       interval_ms: gaps.map(Math.round),
       deletion_after_disable_ms: Math.round(deletionMs),
     };

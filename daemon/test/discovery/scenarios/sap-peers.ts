@@ -26,14 +26,15 @@ export async function sapSender(lab: Lab, group: string): Promise<SapSender> {
 }
 
 /**
- * ffmpeg sending a 1 kHz stereo tone as L16 48 kHz in real time for `seconds`, over `format`
- * (`rtp`, or `sap`: RTP announced with SAP) to `url`.
+ * ffmpeg sending a stereo tone (1 kHz unless `hz` says otherwise) as L16 48 kHz in real time for
+ * `seconds`, over `format` (`rtp`, or `sap`: RTP announced with SAP) to `url`.
  */
 export function ffmpegToneSender(
   lab: Lab,
   seconds: number,
   format: 'rtp' | 'sap',
   url: string,
+  hz = 1000,
 ): Peer {
   return lab.spawn('ffmpeg', [
     '-hide_banner',
@@ -43,7 +44,7 @@ export function ffmpegToneSender(
     '-f',
     'lavfi',
     '-i',
-    'sine=frequency=1000:sample_rate=48000',
+    `sine=frequency=${hz}:sample_rate=48000`,
     '-ac',
     '2',
     '-c:a',

@@ -1,4 +1,4 @@
-//! RTP over UDP: L16 (payload type 96) or L24 (97), big-endian, frame-aligned payloads of at
+//! RTP over UDP: L16 (payload type 127, or 10/11 at 44.1 kHz) or L24 (97), big-endian, frame-aligned payloads of at
 //! most 1152 bytes, one packet per tick; an RTCP sender report every 5 s on port + 1. Multicast
 //! destinations get the engine's multicast TTL (set on its socket).
 
