@@ -22,8 +22,9 @@ const ms = (description: string) => Type.Number({ minimum: 0, description });
 const GlitchStats = {
   correction_ppm: Type.Number({
     description:
-      'Rate adjustment the readers apply now: the drift they correct for plus the correction ' +
-      'of the buffer level, ppm (bounded to drift +- 200 ppm, changing at most 20 ppm/s).',
+      'Rate adjustment the readers apply now: the drift they correct for (drift_ppm, counted ' +
+      'at the weight its precision earns) plus a correction of the buffer level of at most ' +
+      '+-50 ppm, ppm; it moves towards that sum by at most 20 ppm per second.',
   }),
   underruns: count('Times a reader ran dry while the source was sending.'),
   silence_ms: ms('Silence played because of those, ms.'),

@@ -435,6 +435,8 @@ mod edges;
 mod moves;
 
 #[cfg(test)]
+mod cap_tests;
+#[cfg(test)]
 mod dry_tests;
 #[cfg(test)]
 mod move_tests;
