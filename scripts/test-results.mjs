@@ -172,7 +172,8 @@ function some(list, n = 10) {
  * A suite's result: its counts with the run's rules applied. Every rule broken adds to `failed`
  * and says why in `problems`.
  * - `expected`: the suite's entry in scripts/test-inventory.json (`{tests, names}`): fewer tests
- *   than it lists is a failure naming the tests that went missing (where the runner names them).
+ *   than it lists is a failure naming the tests that went missing (where the runner names them);
+ *   null (the suite has no entry) is a failure too; undefined (recording) checks nothing.
  * - under CI, a skip or todo that `allowed` (scripts/allowed-skips.json's entries for the suite)
  *   does not list by name is a failure; so is one the runner cannot name.
  */
@@ -197,7 +198,12 @@ export function judge(suite, counts, exitCode, { ci = isCi(), expected, allowed 
     problems.push('no test passed: is test discovery broken?');
   }
   const ran = present(counts);
-  if (expected && ran < expected.tests) {
+  if (expected === null) {
+    result.failed += 1;
+    problems.push(
+      `not in scripts/test-inventory.json: record it with npm test -- --record ${suite.name}`,
+    );
+  } else if (expected && ran < expected.tests) {
     result.failed += 1;
     const here = new Set(names);
     const missing = expected.names.filter((n) => !here.has(n));
