@@ -14,6 +14,7 @@ import type { DiscoveryStatus } from '../../../src/schema/discovery-status.js';
 import { encodeSap } from '../../../src/services/discovery/sap-packet.js';
 import { get, waitFor, withLab } from './lab.js';
 import { sapSender } from './sap-peers.js';
+import { kernelDrops } from './udp-ports.js';
 
 const COUNT = 10_000;
 const config = `
@@ -157,6 +158,11 @@ export default () =>
     const baseline = await latency(() => ++n < 100);
 
     const { socket: tx, send: announce } = await sapSender(lab, '224.2.127.254');
+    // What the kernel drops before the daemon can read it (its receive buffer full, on a loaded
+    // machine) is counted there, not by the daemon: read from /proc, so every packet sent is
+    // accounted for either way.
+    const pid = daemon.child.pid!;
+    const dropsBefore = { sap: kernelDrops(pid, 9875), mdns: kernelDrops(pid, 5353) };
     const before = await get<DiscoveryStatus>(daemon, '/api/discovery');
     let flooding = true;
     const started = performance.now();
@@ -178,13 +184,19 @@ export default () =>
     const during = await measuring;
     await sleep(500);
     const after = await get<DiscoveryStatus>(daemon, '/api/discovery');
+    const kernel = {
+      sap: kernelDrops(pid, 9875) - dropsBefore.sap,
+      mdns: kernelDrops(pid, 5353) - dropsBefore.mdns,
+    };
 
     const sapReceived = after.sap.packets - before.sap.packets;
     const sapDropped =
       after.sap.malformed - before.sap.malformed + (after.sap.unsupported - before.sap.unsupported);
     assert.equal(sapDropped, sapReceived, 'every SAP packet received was dropped and counted');
     assert.equal(after.sap.rate_limited, 0, 'none over the per-sender rate: each was decoded');
-    assert.ok(sapReceived >= COUNT * 0.98, `${sapReceived} of ${COUNT} SAP packets arrived`);
+    assert.equal(sapReceived + kernel.sap, COUNT, `SAP: ${sapReceived} read, ${kernel.sap} lost`);
+    // Most are read even on a loaded machine (the sender waits for the daemon every 500).
+    assert.ok(sapReceived >= COUNT * 0.9, `${sapReceived} of ${COUNT} SAP packets read`);
     assert.equal(after.sap.streams.length, 0);
     const mdnsReceived = after.mdns.packets - before.mdns.packets;
     const mdnsDropped = after.mdns.malformed - before.mdns.malformed;
@@ -193,7 +205,13 @@ export default () =>
       mdnsReceived - mdnsDropped <= 100,
       `${mdnsReceived} received, ${mdnsDropped} dropped`,
     );
-    assert.ok(mdnsDropped >= COUNT * 0.98, `${mdnsDropped} of ${COUNT} mDNS packets counted`);
+    // Every flood packet was either read and counted as malformed or lost in the kernel (its own
+    // few queries may be among the kernel's losses too).
+    assert.ok(
+      mdnsDropped + kernel.mdns >= COUNT && mdnsDropped <= COUNT,
+      `mDNS: ${mdnsDropped} of ${COUNT} counted, ${kernel.mdns} lost in the kernel`,
+    );
+    assert.ok(mdnsDropped >= COUNT * 0.9, `${mdnsDropped} of ${COUNT} mDNS packets counted`);
     assert.deepEqual(after.mdns.devices, [], 'no device from the flood');
 
     // Still listening: a good announcement is heard at once.

@@ -1,9 +1,16 @@
-// The UDP ports a process has bound, read from /proc: the socket inodes among its open files
+// The UDP sockets a process has bound, read from /proc: the socket inodes among its open files
 // (/proc/PID/fd -> socket:[INODE]) matched with the namespace's UDP table (/proc/PID/net/udp
-// and udp6, whose local_address column is ADDRESS:PORT in hex).
+// and udp6, whose local_address column is ADDRESS:PORT in hex and whose last column counts the
+// datagrams the kernel dropped because the socket's receive buffer was full).
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
-export function udpPortsOf(pid: number): number[] {
+export interface UdpSocket {
+  readonly port: number;
+  /** Datagrams the kernel dropped for this socket (its receive buffer was full). */
+  readonly drops: number;
+}
+
+export function udpSocketsOf(pid: number): UdpSocket[] {
   const inodes = new Set<string>();
   for (const fd of readdirSync(`/proc/${pid}/fd`)) {
     try {
@@ -11,7 +18,7 @@ export function udpPortsOf(pid: number): number[] {
       if (m) inodes.add(m[1]!);
     } catch {} // closed meanwhile
   }
-  const ports = new Set<number>();
+  const sockets: UdpSocket[] = [];
   for (const table of ['udp', 'udp6']) {
     let text = '';
     try {
@@ -21,10 +28,25 @@ export function udpPortsOf(pid: number): number[] {
     }
     for (const line of text.split('\n').slice(1)) {
       // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+      // ref pointer drops
       const f = line.trim().split(/\s+/);
-      if (f.length < 10 || !inodes.has(f[9]!)) continue;
-      ports.add(Number.parseInt(f[1]!.split(':')[1]!, 16));
+      if (f.length < 13 || !inodes.has(f[9]!)) continue;
+      sockets.push({
+        port: Number.parseInt(f[1]!.split(':')[1]!, 16),
+        drops: Number(f[12]),
+      });
     }
   }
-  return [...ports].sort((a, b) => a - b);
+  return sockets;
+}
+
+export function udpPortsOf(pid: number): number[] {
+  return [...new Set(udpSocketsOf(pid).map((s) => s.port))].sort((a, b) => a - b);
+}
+
+/** Datagrams the kernel dropped so far for the sockets `pid` has bound to `port`. */
+export function kernelDrops(pid: number, port: number): number {
+  return udpSocketsOf(pid)
+    .filter((s) => s.port === port)
+    .reduce((n, s) => n + s.drops, 0);
 }
