@@ -111,13 +111,20 @@ test(`${PER_FEED} clients per feed that never read: memory flat, closed or skipp
   });
 
   const port = new URL(daemon.apiUrl).port;
-  const stalled = spawn('python3', [
-    stalledScript,
-    '127.0.0.1',
-    port,
-    join(dir, 'tributary.crt'),
-    ...['/ws/config', '/ws/stats', '/ws/levels?detail=full'].flatMap((p) => [p, String(PER_FEED)]),
-  ]);
+  const stalled = spawn(
+    'python3',
+    [
+      stalledScript,
+      '127.0.0.1',
+      port,
+      join(dir, 'tributary.crt'),
+      ...['/ws/config', '/ws/stats', '/ws/levels?detail=full'].flatMap((p) => [
+        p,
+        String(PER_FEED),
+      ]),
+    ],
+    { env: { ...process.env, DRAIN_UNTIL_ENDED: '/ws/config' } },
+  );
   t.after(() => stalled.kill('SIGKILL'));
   let out = '';
   stalled.stdout.on('data', (c) => {

@@ -7,7 +7,8 @@ connecting so the window stays small), each doing the WebSocket upgrade; once th
 arrived the socket is never read again. Prints one JSON line when every connection is upgraded
 ({"ready": N}) and keeps them open until stdin closes; then reports, per path, how many the
 daemon had closed by then (a connection the daemon ended reads as end of file once drained),
-and the close codes it found in what was drained.
+and the close codes it found in what was drained. With DRAIN_UNTIL_ENDED=PATH it keeps draining
+(up to 40 s) until every connection of PATH has ended.
 """
 
 import base64
@@ -65,16 +66,26 @@ def frames(data):
     return codes
 
 
-def drain(sockets, seconds):
-    """Reads every socket for `seconds`; returns, per socket, (ended, bytes read)."""
+def drain(sockets, seconds, until_ended, longest):
+    """Reads every socket for `seconds`, and longer (up to `longest`) while a socket of the path
+    `until_ended` is still open: those hold up to a send buffer of backlog each, which takes a
+    loaded machine a while to decrypt. Returns, per socket, (ended, bytes read)."""
     selector = selectors.DefaultSelector()
     state = {}
     for n, (_, tls) in enumerate(sockets):
         tls.setblocking(False)
         selector.register(tls, selectors.EVENT_READ, n)
         state[n] = [False, b""]
-    deadline = time.monotonic() + seconds
-    while selector.get_map() and time.monotonic() < deadline:
+    start = time.monotonic()
+
+    def more():
+        elapsed = time.monotonic() - start
+        if elapsed < seconds:
+            return True
+        waiting = any(p == until_ended and not state[n][0] for n, (p, _) in enumerate(sockets))
+        return waiting and elapsed < longest
+
+    while selector.get_map() and more():
         for key, _ in selector.select(timeout=0.2):
             n, tls = key.data, key.fileobj
             while True:
@@ -103,7 +114,7 @@ def main():
     print(json.dumps({"ready": len(sockets)}), flush=True)
     sys.stdin.read()
     report = {}
-    state = drain(sockets, 8)
+    state = drain(sockets, 8, os.environ.get("DRAIN_UNTIL_ENDED"), 40)
     for n, (path, _) in enumerate(sockets):
         ended, data = state[n]
         codes = frames(data)

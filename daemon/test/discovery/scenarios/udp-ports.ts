@@ -8,6 +8,8 @@ export interface UdpSocket {
   readonly port: number;
   /** Datagrams the kernel dropped for this socket (its receive buffer was full). */
   readonly drops: number;
+  /** Bytes waiting in its receive queue, not yet read by the process. */
+  readonly queued: number;
 }
 
 export function udpSocketsOf(pid: number): UdpSocket[] {
@@ -34,6 +36,7 @@ export function udpSocketsOf(pid: number): UdpSocket[] {
       sockets.push({
         port: Number.parseInt(f[1]!.split(':')[1]!, 16),
         drops: Number(f[12]),
+        queued: Number.parseInt(f[4]!.split(':')[1]!, 16),
       });
     }
   }
@@ -49,4 +52,11 @@ export function kernelDrops(pid: number, port: number): number {
   return udpSocketsOf(pid)
     .filter((s) => s.port === port)
     .reduce((n, s) => n + s.drops, 0);
+}
+
+/** Bytes waiting unread in the receive queues of the sockets `pid` has bound to `port`. */
+export function queuedBytes(pid: number, port: number): number {
+  return udpSocketsOf(pid)
+    .filter((s) => s.port === port)
+    .reduce((n, s) => n + s.queued, 0);
 }
