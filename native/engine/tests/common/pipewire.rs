@@ -112,9 +112,10 @@ impl PipeWire {
         self.clients.clear();
     }
 
-    /// The id of the node named `name`, waiting up to 5 s for it to appear.
+    /// The id of the node named `name`, waiting up to 20 s for it to appear (a module loads it;
+    /// on a loaded machine that took over 5 s).
     pub fn node_id(&self, name: &str) -> u32 {
-        let until = Instant::now() + Duration::from_secs(5);
+        let until = Instant::now() + Duration::from_secs(20);
         loop {
             if let Some(id) = find_node(&self.run("pw-cli", &["ls", "Node"]), name) {
                 return id;
