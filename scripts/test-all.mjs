@@ -4,8 +4,8 @@
 // "N passed, N failed, N skipped". Exits non-zero if any test failed or any suite broke a rule:
 // no readable summary, nothing passed, fewer tests than scripts/test-inventory.json records, or
 // (CI=true) a skip or todo scripts/allowed-skips.json does not list.
-// `--record` (with or without suite names) writes the inventory of the suites run that passed:
-// how tests are removed on purpose.
+// `--record` (with or without suite names) writes the inventory of the suites run: as they ran
+// for those that passed (how tests are removed on purpose), only adding for those that failed.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chooseByName } from './choose-by-name.mjs';
@@ -67,13 +67,20 @@ async function main() {
   console.log(`\n${summaryLines(results).join('\n')}`);
   const failed = results.some((r) => r.failed);
   if (record) {
-    // Suites that passed are recorded; one that failed keeps its old record (run it again).
-    const passed = runs.filter((r) => !results.find((x) => x.name === r.name)?.failed);
-    const kept = chosen.map((s) => s.name).filter((n) => !passed.some((r) => r.name === n));
-    if (passed.length) writeInventory(recorded(inventory, passed));
+    // Suites that passed are recorded as they ran; one that failed can only add to its record
+    // (scripts/test-inventory.mjs); one with no readable counts keeps its old record.
+    const judged = runs.map((r) => ({
+      ...r,
+      failed: Boolean(results.find((x) => x.name === r.name)?.failed),
+    }));
+    if (judged.length) writeInventory(recorded(inventory, judged));
+    const list = (rs) => rs.map((r) => r.name).join(', ');
+    const grown = judged.filter((r) => r.failed);
+    const unread = chosen.map((s) => s.name).filter((n) => !runs.some((r) => r.name === n));
     console.log(
-      `\nrecorded in scripts/test-inventory.json: ${passed.map((r) => r.name).join(', ') || 'none'}` +
-        (kept.length ? `; not recorded (failed): ${kept.join(', ')}` : ''),
+      `\nrecorded in scripts/test-inventory.json: ${list(judged.filter((r) => !r.failed)) || 'none'}` +
+        (grown.length ? `; added to only (failed): ${list(grown)}` : '') +
+        (unread.length ? `; not recorded (no counts): ${unread.join(', ')}` : ''),
     );
   }
   process.exit(failed ? 1 : 0);

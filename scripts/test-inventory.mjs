@@ -32,12 +32,24 @@ export function readAllowedSkips(path = allowedSkipsPath) {
 }
 
 /**
- * The inventory with the suites of `runs` (`{name, counts}`, each a run with no failure)
- * recorded as they ran; other suites are kept as they were.
+ * The inventory with the suites of `runs` (`{name, counts, failed}`) recorded; other suites are
+ * kept as they were. A run with no failure is recorded as it ran (how tests are removed on
+ * purpose). A run that failed can only add to its suite's record (the union of the names, the
+ * larger count): a failing test is still there, but a crash may have hidden others, so nothing
+ * it lacks is taken out.
  */
 export function recorded(inventory, runs) {
   const next = { ...inventory };
-  for (const { name, counts } of runs) next[name] = { tests: present(counts), names: counts.names };
+  for (const { name, counts, failed } of runs) {
+    const old = inventory[name];
+    next[name] =
+      failed && old
+        ? {
+            tests: Math.max(old.tests, present(counts)),
+            names: [...new Set([...old.names, ...counts.names])],
+          }
+        : { tests: present(counts), names: counts.names };
+  }
   return next;
 }
 

@@ -300,3 +300,15 @@ test('recording keeps other suites and writes each run suite as it ran', () => {
     site: { tests: 9, names: [] },
   });
 });
+
+test('a failed run only adds to its record: a crash may have hidden tests', () => {
+  const before = { daemon: { tests: 5, names: ['a', 'c'] } };
+  const run = { ...counts(2, 1, 0, 0), names: ['a', 'b', 'x'] };
+  assert.deepEqual(recorded(before, [{ name: 'daemon', counts: run, failed: true }]), {
+    daemon: { tests: 5, names: ['a', 'c', 'b', 'x'] },
+  });
+  // Never recorded before: recorded as it ran.
+  assert.deepEqual(recorded({}, [{ name: 'daemon', counts: run, failed: true }]), {
+    daemon: { tests: 3, names: ['a', 'b', 'x'] },
+  });
+});
