@@ -54,5 +54,5 @@ export function recorded(inventory, runs) {
 }
 
 export function writeInventory(inventory, path = inventoryPath) {
-  writeFileSync(path, `${JSON.stringify(inventory, null, 1)}\n`);
+  writeFileSync(path, `${JSON.stringify(inventory, null, 2)}\n`);
 }
