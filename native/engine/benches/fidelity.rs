@@ -18,19 +18,19 @@
 //! BENCH_SOAK=1); `-- --only TEXT` runs only the runs whose label (`sender, load`) contains
 //! TEXT; `-- --json` prints one JSON line per run.
 
-#[path = "common/args.rs"]
+#[path = "../tests/common/args.rs"]
 mod args;
-#[path = "common/bursty.rs"]
+#[path = "../tests/common/bursty.rs"]
 mod bursty;
-#[path = "common/hearing.rs"]
+#[path = "../tests/common/hearing.rs"]
 mod hearing;
-#[path = "common/pulse.rs"]
+#[path = "../tests/common/pulse.rs"]
 mod pulse;
 #[path = "../tests/common/rtp_sender.rs"]
 mod rtp_sender;
-#[path = "common/sender_clock.rs"]
+#[path = "../tests/common/sender_clock.rs"]
 mod sender_clock;
-#[path = "common/senders.rs"]
+#[path = "../tests/common/senders.rs"]
 mod senders;
 
 use hearing::{hear, quantile_abs};
@@ -61,6 +61,7 @@ fn main() {
         json,
         seconds,
         only,
+        ..
     } = args::parse(60.0);
     for tool in [
         "ffmpeg",
