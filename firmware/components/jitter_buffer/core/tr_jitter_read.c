@@ -5,7 +5,10 @@
 
 /** Time constant of the smoothed fill level the controller acts on. */
 #define LEVEL_TAU_S 1.0
-/** Proportional gain, as the router's: 10 ms of level error give a 0.1 % rate change. */
+/**
+ * Proportional gain: 10 ms of level error give a 0.1 % rate change (far more than the router's
+ * engine, which corrects 3 ppm per ms and moves larger errors away with a crossfade).
+ */
 #define KP_PPM_PER_MS 100.0
 /**
  * Queued audio this far above the target (or the target itself, if larger) is skipped rather than
