@@ -7,9 +7,9 @@
 //! `cargo bench -p tributary-engine --bench graph -- [--sources 32] [--sinks 16]
 //! [--per-sink 4] [--seconds 20] [--eq distinct|same|flat] [--idle N] [--json]`
 //!
-//! Topology and curves as in the `loopback` bench (`tests/common/topology.rs`). The senders run 100 ppm fast, so
-//! every reader corrects drift as with real senders. `--idle N` stops the first N sources
-//! after 2 s (their paths go quiet) and measures from 4 s on.
+//! Topology and curves as in the `loopback` bench (`tests/common/topology.rs`). The senders run 100
+//! ppm fast, so every reader corrects drift as with real senders. `--idle N` stops the first N
+//! sources after 2 s (their paths go quiet) and measures from 4 s on.
 
 #[path = "../tests/common/args.rs"]
 mod args;

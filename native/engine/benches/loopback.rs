@@ -5,15 +5,16 @@
 //! (`--seconds 600` is the 10-minute soak; `--per-sink 32` puts every source on every sink).
 //!
 //! Topology: source `i` (sender address 127.0.0.(10+i)) plays on the sinks whose window of
-//! `per-sink` consecutive sources covers it (`BenchArgs::sources_of`, `tests/common/topology.rs`), so every sink mixes
-//! `per-sink` sources; every path has volume 0.8 and a non-flat 18-band EQ, by default a
-//! different curve per path (`--eq same`: one curve for all); all streams are 48 kHz stereo
-//! 16-bit, the sinks too (no resampling beyond drift correction). Reports:
+//! `per-sink` consecutive sources covers it (`BenchArgs::sources_of`, `tests/common/topology.rs`),
+//! so every sink mixes `per-sink` sources; every path has volume 0.8 and a non-flat 18-band EQ, by
+//! default a different curve per path (`--eq same`: one curve for all); all streams are 48 kHz
+//! stereo 16-bit, the sinks too (no resampling beyond drift correction). Reports:
 //! - added latency: from sending the input packet that carries a marker to receiving the
 //!   output packet that carries it (phase 1: one source, one sink, the default low-latency
 //!   buffer), p50/p99; `--latency-seconds 0` skips it;
 //! - send-cadence jitter: |interval - nominal| of every sink's packets, p99 (phase 2, full load),
-//!   from the kernel's arrival stamps (`tests/common/arrival.rs`), and as the receiving threads saw it;
+//!   from the kernel's arrival stamps (`tests/common/arrival.rs`), and as the receiving threads
+//!   saw it;
 //! - engine CPU (its own threads' CPU time) as % of one core, and per path;
 //! - underruns and sender queue overflows.
 

@@ -234,7 +234,8 @@ proptest! {
         for len in pieces.iter().cycle().take(50) {
             let len = (len * channels).min(samples.len() - at) / channels * channels;
             let piece = &samples[at..at + len];
-            let mut out = AudioBuffer::new(layout.channels(), preview.max_output_frames(len / channels));
+            let capacity = preview.max_output_frames(len / channels);
+            let mut out = AudioBuffer::new(layout.channels(), capacity);
             let n = preview.process_into(piece, &mut out).unwrap();
             prop_assert!(n <= out.capacity());
             prop_assert_eq!(out.frames(), n);
