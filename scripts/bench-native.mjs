@@ -29,28 +29,39 @@ function step(what) {
 if (process.env.BENCH_KERNELS !== '0') kernels();
 
 function kernels() {
-  step('criterion: DSP kernels (throughput in frames; x realtime = frames/s / rate)');
-  const crit = sh(
-    'cargo',
-    [
-      'bench',
-      '-p',
-      'tributary-dsp',
-      '--bench',
-      'kernels',
-      '--',
-      '--warm-up-time',
-      '1',
-      '--measurement-time',
-      '3',
-      '--noplot',
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+  step(
+    'criterion: DSP kernels, then one path of the engine as render runs it (throughput in frames; x realtime = frames/s / rate)',
   );
+  // The DSP core's kernels, and the engine's path (decode, conversion, EQ, volume, encode).
+  for (const [crate, bench] of [
+    ['tributary-dsp', 'kernels'],
+    ['tributary-engine', 'path'],
+  ]) {
+    const crit = sh(
+      'cargo',
+      [
+        'bench',
+        '-p',
+        crate,
+        '--bench',
+        bench,
+        '--',
+        '--warm-up-time',
+        '1',
+        '--measurement-time',
+        '3',
+        '--noplot',
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    readCriterion(crit.stdout);
+  }
+}
+
+/** Reads criterion's output: each benchmark's throughput, as frames per second and x realtime. */
+function readCriterion(stdout) {
   let current = null;
-  for (const line of crit.stdout.split('\n')) {
+  for (const line of stdout.split('\n')) {
     const name = /^(\S.*?)\s{2,}time:|^(\S[^\n]*\/[^\n]*)$/.exec(line);
     if (name && !line.startsWith(' ')) current = (name[1] ?? name[2]).trim();
     const thrpt = /thrpt:\s+\[\S+ \S+ (\S+) (\S+)/.exec(line);

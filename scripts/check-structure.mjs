@@ -4,7 +4,8 @@
 //   - no import circles between the modules of a Rust crate (`native/*/src`: `use crate::...`,
 //     `super::...`, `self::...` and child-module paths, resolved to the file that holds the module)
 //     nor between the files of a TypeScript program (`TS_ROOTS`: static and dynamic
-//     `import`/`export ... from`);
+//     `import`/`export ... from`) nor between the modules of C code (`C_ROOTS`: a .c file and its
+//     header, depending on the headers it includes and on the files defining what it calls);
 //   - a README.md in every folder of `README_FOLDERS`;
 //   - no source file (Rust, TypeScript, JavaScript, C) under `LENGTH_ROOTS` longer than 450 lines,
 //     except generated files and the exceptions listed in structure/files.mjs with their reason;
@@ -15,12 +16,14 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cGraph } from './structure/c-graph.mjs';
 import { findCycles } from './structure/cycles.mjs';
 import { GENERATED, LONG_FILE_EXCEPTIONS, longFiles, MAX_LINES } from './structure/files.mjs';
 import { rustGraph } from './structure/rust-graph.mjs';
 import { TEST_FOLDERS, testFileProblems } from './structure/test-files.mjs';
 import { tsGraph } from './structure/ts-graph.mjs';
 
+export { cGraph, definedFunctions, stripC } from './structure/c-graph.mjs';
 export { findCycles } from './structure/cycles.mjs';
 export { GENERATED, LONG_FILE_EXCEPTIONS, longFiles, MAX_LINES, walk } from './structure/files.mjs';
 export { expandUseTree, rustGraph, stripRust } from './structure/rust-graph.mjs';
@@ -34,6 +37,9 @@ export const TS_ROOTS = [
   { root: 'site', aliases: { '@/': '.' } },
   { root: 'scripts' },
 ];
+
+/** The C code whose modules must not depend on each other in a circle (tests aside). */
+export const C_ROOTS = [{ root: 'firmware', skip: ['test'] }];
 
 /** Where every hand-written source file is at most `MAX_LINES` long. */
 export const LENGTH_ROOTS = ['native', 'daemon', 'scripts', 'site', 'firmware'];
@@ -85,6 +91,10 @@ export function check(
     ...TS_ROOTS.filter(({ root }) => existsSync(join(repo, root))).map(({ root, aliases }) => ({
       root,
       edges: tsGraph(join(repo, root), { aliases }),
+    })),
+    ...C_ROOTS.filter(({ root }) => existsSync(join(repo, root))).map(({ root, skip }) => ({
+      root,
+      edges: cGraph(join(repo, root), { skip }),
     })),
   ];
   for (const { root, edges } of graphs) {

@@ -78,6 +78,8 @@ test('the document covers every route with tags, request schemas and error respo
     for (const [method, op] of Object.entries(methods)) {
       const where = `${method} ${path}`;
       assert.ok(Array.isArray(op.tags) && op.tags.length === 1, `${where} has one tag`);
+      // An undeclared tag makes a group of its own in the API reference, without a description.
+      assert.ok(tags.includes(op.tags[0]), `${where}: tag ${op.tags[0]} is one of ${tags}`);
       assert.ok(typeof op.summary === 'string', `${where} has a summary`);
       assert.ok(
         typeof op.operationId === 'string' && !ids.has(op.operationId),

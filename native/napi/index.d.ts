@@ -10,41 +10,6 @@
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
- * A route's processing: input format -> matrix -> resample -> EQ -> volume -> delay ->
- * normalisation -> output format. A neutral chain returns its input bytes unchanged.
- */
-export declare class Chain {
-  constructor(options: ChainOptions)
-  /**
-   * Processes interleaved PCM bytes (any length; partial frames are kept for the next call)
-   * and returns the output bytes.
-   */
-  process(input: Buffer | Uint8Array | Int8Array | Int16Array | Uint16Array | Int32Array | Uint32Array): Buffer
-  /**
-   * Like `process` but writes into `output` (which must hold `maxOutputBytes(input.length)`)
-   * and returns the number of bytes written: no allocation per call.
-   */
-  processInto(input: Buffer | Uint8Array | Int8Array | Int16Array | Uint16Array | Int32Array | Uint32Array, output: Buffer | Uint8Array): number
-  /** The most bytes one call with `inputLength` input bytes can return. */
-  maxOutputBytes(inputLength: number): number
-  /**
-   * Applies live changes; each is smoothed. Throws (and changes nothing more) on the first
-   * invalid field.
-   */
-  set(settings: ChainSettings): void
-  /** The current settings (targets of any running ramps). */
-  settings(): ChainSettings
-  /** The input format, normalised (e.g. `s16le:44100:2:stereo`). */
-  get inputFormat(): string
-  /** The output format, normalised. */
-  get outputFormat(): string
-  /** True when the next call copies the input bytes unchanged. */
-  get isPassthrough(): boolean
-  /** Output frames of delay the resampler adds (0 without one). */
-  get latencyFrames(): number
-}
-
-/**
  * The audio engine: receivers, jitter buffers, per-sink mixers and senders on their own
  * threads. Create it, `apply()` the solver output on every change, `stop()` it on shutdown.
  */
@@ -120,21 +85,6 @@ export declare class Engine {
   whepStatus(): WhepStatus
 }
 
-/**
- * Sums N interleaved PCM inputs of one format (the sum has f32 headroom) and passes it through
- * a soft limiter (knee -1 dBFS, ceiling 0.999), so overload saturates smoothly, never wraps.
- */
-export declare class Mixer {
-  constructor(options: MixerOptions)
-  /**
-   * Mixes the inputs (whole frames; shorter inputs are padded with silence) with optional
-   * per-input gains (default 1 each) and returns the mixed bytes.
-   */
-  mix(inputs: Array<Buffer | Uint8Array | Int16Array | Int32Array>, gains?: number[] | undefined | null): Buffer
-  /** The mixer's format, normalised. */
-  get format(): string
-}
-
 /** An open MP3 stream: `close()` stops its encoder thread and frees the sink's tap. */
 export declare class Mp3Stream {
   stats(): Mp3StreamStats
@@ -165,59 +115,6 @@ export declare class PathPreview {
   get inputFormat(): string
   /** The output format, normalised. */
   get outputFormat(): string
-}
-
-/**
- * How to build a chain. Formats are `FORMAT:RATE:CHANNELS[:LAYOUT]`, e.g. `s16le:44100:2` or
- * `s24be:48000:6:5.1(side)`; formats are s16le, s16be (l16), s24le, s24be (l24), s32le;
- * layouts mono, stereo, quad, surround, 3.1, 4.0, 5.1, 5.1(side), 7.1 or a mask like 0x3F.
- */
-export interface ChainOptions {
-  /** Input stream format. */
-  input: string
-  /** Output stream format. */
-  output: string
-  /** Volume 0.0-1.0 (default 1). */
-  volume?: number
-  /** 18 band gains b1..b18, each 0.0-2.0 with 1.0 flat; a gain g is 20*log10(max(g, 0.01)) dB. */
-  eq?: Array<number>
-  /** Delay 0-5000 ms (default 0). */
-  delayMs?: number
-  /**
-   * Channel matrix: one row per output channel, one gain per input channel. Default: the
-   * ITU-style down-mix / duplicating up-mix for the two layouts.
-   */
-  matrix?: Array<Array<number>>
-  /** Loudness normalisation (RMS AGC) on or off (default off). */
-  normalize?: boolean
-  /** TPDF dither when the output has fewer bits than the input (default on). */
-  dither?: boolean
-  /** Keep a resampler in the path at equal rates so the ratio can be adjusted (default off). */
-  driftCorrection?: boolean
-}
-
-/**
- * Live settings for `Chain.set()`; absent fields stay as they are. Also what
- * `Chain.settings()` returns (then every field is present).
- */
-export interface ChainSettings {
-  /** Volume 0.0-1.0, ramped over 20 ms. */
-  volume?: number
-  /** 18 band gains 0.0-2.0, ramped over 50 ms. */
-  eq?: Array<number>
-  /** Delay 0-5000 ms, crossfaded over 10 ms. */
-  delayMs?: number
-  /** Channel matrix rows; an empty array restores the default matrix. */
-  matrix?: Array<Array<number>>
-  /** Loudness normalisation on or off. */
-  normalize?: boolean
-  /** TPDF dither on or off (applies only when reducing bit depth). */
-  dither?: boolean
-  /**
-   * Relative resampling-ratio adjustment for clock drift, within +-0.05 (positive consumes
-   * input faster). Needs a resampler (different rates or driftCorrection).
-   */
-  ratioAdjust?: number
 }
 
 /** A named channel layout (the engine's speaker masks). */
@@ -603,14 +500,6 @@ export interface LayoutInfo {
   channels: number
 }
 
-/** How to build a mixer. */
-export interface MixerOptions {
-  /** The format of every input and of the output, `FORMAT:RATE:CHANNELS[:LAYOUT]`. */
-  format: string
-  /** TPDF dither on the output (default off: inputs and output share a bit depth). */
-  dither?: boolean
-}
-
 /** What an MP3 stream's encoder did so far. */
 export interface Mp3StreamStats {
   frames: number
@@ -636,14 +525,8 @@ export declare function parseFormat(text: string): FormatInfo
 export declare function parseLayout(name: string): LayoutInfo
 
 /**
- * Parses an SDP document (for SAP discovery and RTP source setup). Throws with the line
- * number of the first line it cannot read.
- */
-export declare function parseSdp(text: string): SdpSession
-
-/**
- * How to build a preview. Formats are `FORMAT:RATE:CHANNELS[:LAYOUT]` as for `Chain`; the
- * output's rate and layout are the sink's.
+ * How to build a preview. Formats are `FORMAT:RATE:CHANNELS[:LAYOUT]` (as `parseFormat` reads
+ * them); the output's rate and layout are the sink's.
  */
 export interface PathPreviewOptions {
   /** The source's stream format. */
@@ -676,32 +559,6 @@ export type RtpEncoding = 'S16BE' | 'L16' | 'S16LE' | 'L24' | 'S24BE'
 
 /** A sample format's canonical name. */
 export type SampleFormatName = 's16le' | 's16be' | 's24le' | 's24be' | 's32le'
-
-/** One payload type of an SDP audio section that Tributary can play. */
-export interface SdpFormat {
-  payload_type: number
-  /** As a source's `rtp.format` takes it. */
-  format: RtpEncoding
-  sample_rate: number
-  channels: number
-}
-
-/** One `m=audio` section. */
-export interface SdpMedia {
-  port: number
-  /** Destination address (`c=`), possibly multicast; absent when the document has none. */
-  connection?: string
-  /** Playable payload types in the order listed; empty when none is PCM Tributary plays. */
-  formats: Array<SdpFormat>
-}
-
-/** A session description as SAP announces it or `ffmpeg -f rtp` prints it. */
-export interface SdpSession {
-  name: string
-  /** Originator address (`o=`); absent when unreadable. */
-  origin?: string
-  media: Array<SdpMedia>
-}
 
 /** The instruction set the DSP kernels run with in this process. */
 export declare function simdDispatch(): SimdDispatch

@@ -835,9 +835,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
-module.exports.Chain = nativeBinding.Chain
 module.exports.Engine = nativeBinding.Engine
-module.exports.Mixer = nativeBinding.Mixer
 module.exports.Mp3Stream = nativeBinding.Mp3Stream
 module.exports.PathPreview = nativeBinding.PathPreview
 module.exports.ChannelLayoutName = nativeBinding.ChannelLayoutName
@@ -849,7 +847,6 @@ module.exports.HealthStateName = nativeBinding.HealthStateName
 module.exports.InstructionSet = nativeBinding.InstructionSet
 module.exports.parseFormat = nativeBinding.parseFormat
 module.exports.parseLayout = nativeBinding.parseLayout
-module.exports.parseSdp = nativeBinding.parseSdp
 module.exports.PathStepKind = nativeBinding.PathStepKind
 module.exports.RtpEncoding = nativeBinding.RtpEncoding
 module.exports.SampleFormatName = nativeBinding.SampleFormatName

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import {
+  cGraph,
   check,
   declaresTests,
   expandUseTree,
@@ -111,6 +112,46 @@ test('path aliases (tsconfig paths) and .tsx files are followed', (t) => {
     'site/lib/README.md is missing: say what lives there and what must not',
     'import circle in site: app/page.tsx -> components/card.tsx -> app/page.tsx',
   ]);
+});
+
+test('two C files calling each other through one shared header are a circle', (t) => {
+  const root = tree(t, {
+    'firmware/jb/include/jb.h': '#pragma once\n#include <stdint.h>\nvoid jb_read(int *out);\n',
+    'firmware/jb/core/jb_shared.h':
+      '#pragma once\n#include "jb.h"\nvoid jb_forget(int n);\nvoid jb_confirm(int n);\n',
+    'firmware/jb/core/jb_read.c':
+      '#include "jb_shared.h"\nvoid jb_confirm(int n)\n{\n}\n\nvoid jb_read(int *out)\n{\n    jb_forget(*out);\n}\n',
+    'firmware/jb/core/jb_write.c':
+      '#include "jb_shared.h"\n\nvoid jb_forget(int n,\n               int unused)\n{\n    jb_confirm(n); // jb_read(0)\n}\n',
+    'firmware/test/test_jb.c': '#include "jb.h"\nvoid jb_forget(int n)\n{\n    jb_read(&n);\n}\n',
+  });
+  const graph = cGraph(join(root, 'firmware'), { skip: ['test'] });
+  assert.deepEqual(edgesOf(graph), {
+    'jb/core/jb_read.c': ['jb/core/jb_shared.h', 'jb/core/jb_write.c'],
+    'jb/core/jb_shared.h': ['jb/include/jb.h'],
+    'jb/core/jb_write.c': ['jb/core/jb_read.c', 'jb/core/jb_shared.h'],
+    'jb/include/jb.h': [],
+  });
+  assert.deepEqual(check(root, { readmes: [] }).problems, [
+    'import circle in firmware: jb/core/jb_read.c -> jb/core/jb_write.c -> jb/core/jb_read.c',
+  ]);
+});
+
+test('C: static functions, prototypes, comments and strings make no dependency', (t) => {
+  const root = tree(t, {
+    'firmware/a.h': '#pragma once\n#include "b.h"\nint a_get(void);\n',
+    'firmware/b.h': '#pragma once\nint b_get(void);\n',
+    'firmware/a.c':
+      '#include "a.h"\nstatic int b_helper(void)\n{\n    return 1;\n}\n\nint a_get(void)\n{\n    return b_get() + b_helper();\n}\n',
+    'firmware/b.c':
+      '#include "b.h"\n/* a_get() */\nstatic int b_helper(void)\n{\n    return 2;\n}\n\nconst char *b_name(void)\n{\n    return "a_get()";\n}\n\nint b_get(void)\n{\n    return b_helper();\n}\n',
+  });
+  assert.deepEqual(edgesOf(cGraph(join(root, 'firmware'))), {
+    'a.c': ['a.h', 'b.c'],
+    'a.h': ['b.h'],
+    'b.c': ['b.h'],
+    'b.h': [],
+  });
 });
 
 test('every source folder is measured, C included, build output not', (t) => {

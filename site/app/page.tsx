@@ -16,24 +16,24 @@ const features = [
   },
   {
     title: 'Network Streaming',
-    text: 'Scream and RTP in; Scream, RTP or TCP PCM out, resampled and channel-mapped for each receiver. MP3 over HTTP and WebRTC listening are planned.',
+    text: 'Scream and RTP in; Scream, RTP or TCP PCM out, resampled and channel-mapped for each receiver. Any sink also plays as an MP3 stream over HTTP and in a browser over WebRTC.',
   },
   {
     title: 'Web Interface',
-    text: 'An HTTP API for everything, documented from the same schemas that validate it. The dashboard with visual routing and media controls is planned.',
+    text: 'An HTTP API for everything, documented from the same schemas that validate it, and a web dashboard with visual routing, level meters and media controls.',
   },
 ];
 
 const enthusiasts = [
   'Whole-house audio from one PC, with each room at its own volume and delay',
-  'Old speakers back on the network with a Raspberry Pi and a DAC (ESP32-S3 firmware planned)',
-  'Listen in the browser over WebRTC or as an MP3 stream (planned)',
+  'Old speakers back on the network with a Raspberry Pi and a DAC (ESP32-S3 firmware written, not yet run on a board)',
+  'Listen in the browser over WebRTC or as an MP3 stream',
   'Play, pause and skip on the source computer from the API or Home Assistant',
 ];
 
 const professionals = [
   'Sample rates from 44.1 to 192 kHz, 16, 24 or 32 bits, up to 8 channels with channel mapping',
-  'RTP with RTCP and adaptive jitter buffers; SAP discovery and announcement planned',
+  'RTP with RTCP and adaptive jitter buffers; streams found and announced with SAP',
   'Per-source, per-route and per-sink EQ and delay that add up along the path',
   'Configuration in YAML saved on every change, and a documented HTTP API',
 ];

@@ -5,8 +5,9 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { launchChromium } from '../../scripts/e2e/chromium.mjs';
 import { ASSET_ERROR_ID } from '../lib/asset-check';
-import { launchChromium, openPage, pressUntilVisible, waitForHydration } from './harness/browser';
+import { openPage, pressUntilVisible, waitForHydration } from './harness/browser';
 import { brokenLinks } from './harness/exported-site';
 import { type StaticServer, serveStatic } from './harness/static-server';
 

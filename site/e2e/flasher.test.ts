@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Locator, type Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { launchChromium } from '../../scripts/e2e/chromium.mjs';
 import { FIRMWARE_FILES } from '../flasher/firmware/firmware-files';
 import type { SimulatorOptions } from '../flasher/testing/browser-entry';
 import type { FirmwareFiles } from '../flasher/testing/firmware-fixtures';
@@ -21,7 +22,7 @@ import {
   readBoardFlash,
   unplugBoard,
 } from './flasher-support/simulator';
-import { chromiumArgs, chromiumPath, openPage } from './harness/browser';
+import { openPage } from './harness/browser';
 import { paintedTexts, watchPaintedTexts } from './harness/paint-watch';
 import { type RunningSite, startSite } from './harness/site';
 
@@ -395,11 +396,7 @@ describe('insecure context', () => {
   test('over plain HTTP on a non-local host the button asks for HTTPS', async () => {
     // tributary.test resolves to 127.0.0.1 inside this browser only; http://tributary.test is not
     // a secure context, so Chromium hides Web Serial there.
-    const browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [...chromiumArgs, '--host-resolver-rules=MAP tributary.test 127.0.0.1'],
-      headless: true,
-    });
+    const browser = await launchChromium(['--host-resolver-rules=MAP tributary.test 127.0.0.1']);
     try {
       const context = await browser.newContext();
       await routeReleaseProxy(context, proxy);

@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { EngineState, Engine as NativeEngine } from '@tributary/native';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../../../scripts/e2e/chromium.mjs';
 import { app, fastifyOptions } from '../../src/app';
 import { faultInjectingEngine } from '../../test/engine/fault-binding';
 import { localEngine } from '../../test/helpers';
-import { chromiumArgs, ensureBuilt, ready } from './harness/dashboard';
+import { ensureBuilt, ready } from './harness/dashboard';
 
 let fastify: FastifyInstance;
 let browser: Browser;
@@ -65,11 +66,7 @@ before(async () => {
     engineBinding: binding as never,
   });
   base = await fastify.listen({ port: 0, host: '127.0.0.1' });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: chromiumArgs,
-    headless: true,
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -29,8 +29,7 @@ export const openapiOptions: SwaggerOptions = {
       { name: 'Equalizers', description: 'Named 18-band equalizer presets (equalizers.yaml).' },
       {
         name: 'Streaming',
-        description:
-          'MP3 over HTTP and WebRTC listening. Not built yet: no endpoints in this version.',
+        description: "A sink's mix as an MP3 stream over HTTP, and WebRTC listening (WHEP).",
       },
       {
         name: 'Discovery',

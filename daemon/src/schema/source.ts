@@ -53,7 +53,8 @@ const rtpFields = {
     examples: [null],
   }),
   time_sync: Type.Boolean({
-    description: 'Use RTCP sender reports for timing.',
+    description:
+      'Use RTCP sender reports for timing. Not implemented yet: accepted and saved, no effect.',
     examples: [false],
   }),
   sap: Type.Boolean({

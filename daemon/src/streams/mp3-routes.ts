@@ -24,7 +24,7 @@ const mp3Routes: FastifyPluginAsync = async (fastify) => {
       // A HEAD would start an encoder for nothing.
       exposeHeadRoute: false,
       schema: {
-        tags: ['Streams'],
+        tags: ['Streaming'],
         operationId: 'getMp3Stream',
         summary: 'MP3 stream of a sink',
         description:

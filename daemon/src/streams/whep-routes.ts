@@ -78,7 +78,7 @@ const whepRoutes: FastifyPluginAsync = async (fastify) => {
     { parseAs: 'string', bodyLimit: WHEP_BODY_LIMIT },
     (_request, body, done) => done(null, body),
   );
-  const tags = ['Streams'];
+  const tags = ['Streaming'];
 
   fastify.post<{ Params: { sink_id: string }; Querystring: { client?: string } }>(
     '/api/whep/sink/:sink_id',

@@ -1,7 +1,7 @@
 //! Tributary's encoders for listening outputs, free of the engine and of Node: MP3 for the
 //! HTTP streams ([`mp3`]) and the MPEG audio frame parser that cuts LAME's output into whole
 //! frames ([`frames`]), so a listener can join the stream at any frame; Opus ([`opus`]) for
-//! WebRTC listening (whose transport is not built yet).
+//! WebRTC listening (the engine's WHEP sessions, `sink/listen/whep/`).
 
 pub mod error;
 pub mod frames;

@@ -82,6 +82,22 @@ impl AudioBuffer {
         &mut self.data[start..start + self.frames]
     }
 
+    /// Loads interleaved `samples` (whole frames of this buffer's channels; a partial frame at
+    /// the end is left out): planar copies of at most `capacity()` frames, which become the
+    /// valid frames. Returns how many frames were loaded.
+    pub fn load_interleaved(&mut self, samples: &[f32]) -> usize {
+        let c = self.channels;
+        self.set_frames(samples.len().checked_div(c).unwrap_or(0));
+        for ch in 0..c {
+            let start = ch * self.capacity;
+            let plane = &mut self.data[start..start + self.frames];
+            for (d, frame) in plane.iter_mut().zip(samples.chunks_exact(c)) {
+                *d = frame[ch];
+            }
+        }
+        self.frames
+    }
+
     /// The whole storage of channel `c` (`capacity` samples), for writers that set the frame
     /// count afterwards.
     pub fn channel_storage_mut(&mut self, c: usize) -> &mut [f32] {
@@ -140,5 +156,18 @@ mod tests {
         b.set_frames(10);
         assert_eq!(b.frames(), 2);
         assert!(AudioBuffer::from_planes(&[&[1.0], &[1.0, 2.0]]).is_err());
+    }
+
+    #[test]
+    fn interleaved_frames_load_into_planes_up_to_the_capacity() {
+        let mut b = AudioBuffer::new(2, 2);
+        // Three whole frames and half of one: two fit, the rest is left out.
+        assert_eq!(b.load_interleaved(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]), 2);
+        assert_eq!(
+            (b.channel(0), b.channel(1)),
+            (&[1.0, 3.0][..], &[2.0, 4.0][..])
+        );
+        assert_eq!(b.load_interleaved(&[8.0]), 0);
+        assert_eq!(b.frames(), 0);
     }
 }

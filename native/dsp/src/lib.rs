@@ -5,8 +5,6 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod buffer;
-pub mod chain;
-pub mod delay;
 pub mod denormal;
 pub mod dither;
 mod encode_s16;
@@ -28,8 +26,6 @@ pub mod volume;
 mod testutil;
 
 pub use buffer::{AudioBuffer, MAX_CHANNELS};
-pub use chain::{Chain, ChainConfig};
-pub use delay::DelayLine;
 pub use eq::Equalizer;
 pub use error::DspError;
 pub use format::StreamFormat;

@@ -100,18 +100,6 @@ impl SampleFormat {
     }
 
     #[inline(always)]
-    fn read(self, b: &[u8]) -> i32 {
-        match self {
-            SampleFormat::S16Le => i16::from_le_bytes([b[0], b[1]]) as i32,
-            SampleFormat::S16Be => i16::from_be_bytes([b[0], b[1]]) as i32,
-            // Sign-extend the packed 24-bit value through the top byte of an i32.
-            SampleFormat::S24Le => i32::from_le_bytes([0, b[0], b[1], b[2]]) >> 8,
-            SampleFormat::S24Be => i32::from_be_bytes([b[0], b[1], b[2], 0]) >> 8,
-            SampleFormat::S32Le => i32::from_le_bytes([b[0], b[1], b[2], b[3]]),
-        }
-    }
-
-    #[inline(always)]
     fn write(self, v: i32, b: &mut [u8]) {
         match self {
             SampleFormat::S16Le => b[..2].copy_from_slice(&(v as i16).to_le_bytes()),
@@ -123,98 +111,43 @@ impl SampleFormat {
     }
 }
 
-/// Decodes interleaved PCM bytes into planar f32 in [-1, 1). Only whole frames are decoded
-/// (`input.len() / (channels * bytes_per_sample)`); returns that frame count and sets
-/// `out.frames()`. Lossless for 16- and 24-bit formats.
-pub fn decode_into(
-    format: SampleFormat,
-    input: &[u8],
-    out: &mut AudioBuffer,
-) -> Result<usize, DspError> {
-    let channels = out.channels();
-    let frame_bytes = channels * format.bytes_per_sample();
-    if frame_bytes == 0 {
-        out.set_frames(0);
-        return Ok(0);
-    }
-    let frames = input.len() / frame_bytes;
-    if frames > out.capacity() {
-        return Err(DspError::OutputTooSmall {
-            needed: frames,
-            available: out.capacity(),
-        });
-    }
-    let inv = 1.0 / format.scale();
-    match (format, channels) {
-        (SampleFormat::S16Le | SampleFormat::S16Be, 1 | 2) => {
-            decode_s16_fast(format == SampleFormat::S16Be, input, out, frames, inv)
-        }
-        _ => decode_reference(format, input, out, frames),
-    }
-    out.set_frames(frames);
-    Ok(frames)
-}
-
-/// The general decoder: every format and channel count, sample by sample. It is also the
-/// reference the fast paths are tested against.
-pub(crate) fn decode_reference(
-    format: SampleFormat,
-    input: &[u8],
-    out: &mut AudioBuffer,
-    frames: usize,
-) {
+/// Decodes whole samples of interleaved PCM `bytes` into interleaved f32 `out` (full scale
+/// +-1.0); returns how many samples were written (`min(bytes / bytes_per_sample, out.len())`).
+/// Lossless for 16- and 24-bit formats; 32-bit keeps 24 significant bits. The one PCM decoder:
+/// the engine's sources decode their packets with it, `tributary render` its input.
+pub fn decode_into(format: SampleFormat, bytes: &[u8], out: &mut [f32]) -> usize {
     match format {
-        SampleFormat::S16Le => decode_with(SampleFormat::S16Le, input, out, frames),
-        SampleFormat::S16Be => decode_with(SampleFormat::S16Be, input, out, frames),
-        SampleFormat::S24Le => decode_with(SampleFormat::S24Le, input, out, frames),
-        SampleFormat::S24Be => decode_with(SampleFormat::S24Be, input, out, frames),
-        SampleFormat::S32Le => decode_with(SampleFormat::S32Le, input, out, frames),
+        SampleFormat::S16Le => {
+            decode_with::<2>(bytes, out, |b| f32::from(i16::from_le_bytes(*b)) / 32_768.0)
+        }
+        SampleFormat::S16Be => {
+            decode_with::<2>(bytes, out, |b| f32::from(i16::from_be_bytes(*b)) / 32_768.0)
+        }
+        SampleFormat::S24Le => decode_with::<3>(bytes, out, |b| {
+            // Sign-extend the packed 24-bit value through the top byte of an i32.
+            (i32::from_le_bytes([0, b[0], b[1], b[2]]) >> 8) as f32 / 8_388_608.0
+        }),
+        SampleFormat::S24Be => decode_with::<3>(bytes, out, |b| {
+            (i32::from_be_bytes([b[0], b[1], b[2], 0]) >> 8) as f32 / 8_388_608.0
+        }),
+        SampleFormat::S32Le => decode_with::<4>(bytes, out, |b| {
+            (f64::from(i32::from_le_bytes(*b)) / 2_147_483_648.0) as f32
+        }),
     }
 }
 
-/// 16-bit mono and stereo, the common stream formats, in loops the compiler vectorises.
-fn decode_s16_fast(big_endian: bool, input: &[u8], out: &mut AudioBuffer, frames: usize, inv: f32) {
-    let cap = out.capacity();
-    let read = |b: &[u8]| {
-        let v = if big_endian {
-            i16::from_be_bytes([b[0], b[1]])
-        } else {
-            i16::from_le_bytes([b[0], b[1]])
-        };
-        v as f32 * inv
-    };
-    if out.channels() == 1 {
-        for (x, b) in out.raw_mut()[..frames]
-            .iter_mut()
-            .zip(input.chunks_exact(2))
-        {
-            *x = read(b);
-        }
-    } else {
-        let (left, right) = out.raw_mut().split_at_mut(cap);
-        for ((l, r), b) in left[..frames]
-            .iter_mut()
-            .zip(&mut right[..frames])
-            .zip(input.chunks_exact(4))
-        {
-            *l = read(&b[..2]);
-            *r = read(&b[2..]);
-        }
-    }
-}
-
+/// One loop per format, so the per-sample work has no branch on it.
 #[inline(always)]
-fn decode_with(format: SampleFormat, input: &[u8], out: &mut AudioBuffer, frames: usize) {
-    let channels = out.channels();
-    let bps = format.bytes_per_sample();
-    let cap = out.capacity();
-    let inv = 1.0 / format.scale();
-    let raw = out.raw_mut();
-    for (f, frame) in input.chunks_exact(channels * bps).take(frames).enumerate() {
-        for (c, sample) in frame.chunks_exact(bps).enumerate() {
-            raw[c * cap + f] = format.read(sample) as f32 * inv;
-        }
+fn decode_with<const W: usize>(
+    bytes: &[u8],
+    out: &mut [f32],
+    read: impl Fn(&[u8; W]) -> f32,
+) -> usize {
+    let n = (bytes.len() / W).min(out.len());
+    for (dst, b) in out[..n].iter_mut().zip(bytes.chunks_exact(W)) {
+        *dst = read(b.try_into().expect("chunks of W bytes"));
     }
+    n
 }
 
 /// Encodes planar f32 into interleaved PCM. Values are clamped to the format's range (so

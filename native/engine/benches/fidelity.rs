@@ -2,35 +2,35 @@
 //! a real sender goes, packet for packet, to Tributary (RTP source -> Scream sink, recorded
 //! here) and to GStreamer (`udpsrc ! rtpjitterbuffer ! rtpL16depay ! audioconvert !
 //! audioresample ! pulsesink` into a PulseAudio null sink of its own, recorded with `parec`).
-//! For each, the pitch error per 0.5 s window after 5 s (p50/p99, ppm, against the sender's
-//! own clock as its RTP timestamps and arrivals show it: `common/sender_clock.rs`), the gaps after the
-//! first sound (count, ms), and for Tributary the audio it keeps queued (its added latency,
-//! mean of the stats each second) and the rate correction it applied (p50/p99 of |ppm|).
+//! For each, the pitch error per 0.5 s window after 5 s (p50/p99, ppm, against the sender's own
+//! clock as its RTP timestamps and arrivals show it: `tests/common/sender_clock.rs`), the gaps
+//! after the first sound (count, ms), and for Tributary the audio it keeps queued (its added
+//! latency, mean of the stats each second) and the rate correction it applied (p50/p99 of |ppm|).
 //! GStreamer's latency is its configured jitterbuffer latency plus the sink's buffer.
 //!
-//! Senders (`common/senders.rs`): ffmpeg `-re` (bursts of 21 ms) at 48 kHz and at 44.1 kHz
+//! Senders (`tests/common/senders.rs`): ffmpeg `-re` (bursts of 21 ms) at 48 kHz and at 44.1 kHz
 //! (static payload type 10), GStreamer `audiotestsrc is-live ! rtpL16pay` (paced), PulseAudio's
 //! `module-rtp-send` (44.1 kHz, type 10) and a sender of our own injecting 5-20 ms of jitter
-//! (held packets released in bursts, `common/bursty.rs`), each idle and under
+//! (held packets released in bursts, `tests/common/bursty.rs`), each idle and under
 //! `stress-ng --cpu 2`. Tributary and GStreamer both play at 48 kHz (resampling the 44.1 kHz
 //! senders). `-- --seconds N` sets each run's length
 //! (default 60; `npm run bench -- fidelity` passes BENCH_FIDELITY_SECONDS, 300 with
 //! BENCH_SOAK=1); `-- --only TEXT` runs only the runs whose label (`sender, load`) contains
 //! TEXT; `-- --json` prints one JSON line per run.
 
-#[path = "common/args.rs"]
+#[path = "../tests/common/args.rs"]
 mod args;
-#[path = "common/bursty.rs"]
+#[path = "../tests/common/bursty.rs"]
 mod bursty;
-#[path = "common/hearing.rs"]
+#[path = "../tests/common/hearing.rs"]
 mod hearing;
-#[path = "common/pulse.rs"]
+#[path = "../tests/common/pulse.rs"]
 mod pulse;
 #[path = "../tests/common/rtp_sender.rs"]
 mod rtp_sender;
-#[path = "common/sender_clock.rs"]
+#[path = "../tests/common/sender_clock.rs"]
 mod sender_clock;
-#[path = "common/senders.rs"]
+#[path = "../tests/common/senders.rs"]
 mod senders;
 
 use hearing::{hear, quantile_abs};
@@ -61,6 +61,7 @@ fn main() {
         json,
         seconds,
         only,
+        ..
     } = args::parse(60.0);
     for tool in [
         "ffmpeg",

@@ -7,17 +7,20 @@
 //! `cargo bench -p tributary-engine --bench graph -- [--sources 32] [--sinks 16]
 //! [--per-sink 4] [--seconds 20] [--eq distinct|same|flat] [--idle N] [--json]`
 //!
-//! Topology and curves as in the `loopback` bench (`common`). The senders run 100 ppm fast, so
-//! every reader corrects drift as with real senders. `--idle N` stops the first N sources
-//! after 2 s (their paths go quiet) and measures from 4 s on.
+//! Topology and curves as in the `loopback` bench (`tests/common/topology.rs`). The senders run 100
+//! ppm fast, so every reader corrects drift as with real senders. `--idle N` stops the first N
+//! sources after 2 s (their paths go quiet) and measures from 4 s on.
 
-mod common;
+#[path = "../tests/common/args.rs"]
+mod args;
+#[path = "../tests/common/topology.rs"]
+mod topology;
 
-use common::{args, path, sink};
 use std::net::UdpSocket;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use topology::{path, sink};
 use tributary_dsp::{ChannelLayout, SampleFormat};
 use tributary_engine::graph::path::Path;
 use tributary_engine::graph::tap::{Tap, TapKey};
@@ -31,7 +34,7 @@ const FRAMES: usize = 288;
 const PPM: f64 = 100.0;
 
 fn main() {
-    let a = args();
+    let a = args::parse(20.0);
     let mut sources: Vec<SourceSlot> = (0..a.sources)
         .map(|i| {
             let spec = path(i, None, [1.0; EQ_BANDS]);

@@ -5,26 +5,33 @@
 //! (`--seconds 600` is the 10-minute soak; `--per-sink 32` puts every source on every sink).
 //!
 //! Topology: source `i` (sender address 127.0.0.(10+i)) plays on the sinks whose window of
-//! `per-sink` consecutive sources covers it (`common::Args::sources_of`), so every sink mixes
-//! `per-sink` sources; every path has volume 0.8 and a non-flat 18-band EQ, by default a
-//! different curve per path (`--eq same`: one curve for all); all streams are 48 kHz stereo
-//! 16-bit, the sinks too (no resampling beyond drift correction). Reports:
+//! `per-sink` consecutive sources covers it (`BenchArgs::sources_of`, `tests/common/topology.rs`),
+//! so every sink mixes `per-sink` sources; every path has volume 0.8 and a non-flat 18-band EQ, by
+//! default a different curve per path (`--eq same`: one curve for all); all streams are 48 kHz
+//! stereo 16-bit, the sinks too (no resampling beyond drift correction). Reports:
 //! - added latency: from sending the input packet that carries a marker to receiving the
 //!   output packet that carries it (phase 1: one source, one sink, the default low-latency
 //!   buffer), p50/p99; `--latency-seconds 0` skips it;
 //! - send-cadence jitter: |interval - nominal| of every sink's packets, p99 (phase 2, full load),
-//!   from the kernel's arrival stamps (`common::arrival`), and as the receiving threads saw it;
+//!   from the kernel's arrival stamps (`tests/common/arrival.rs`), and as the receiving threads
+//!   saw it;
 //! - engine CPU (its own threads' CPU time) as % of one core, and per path;
 //! - underruns and sender queue overflows.
 
-mod common;
+#[path = "../tests/common/args.rs"]
+mod args;
+#[path = "../tests/common/arrival.rs"]
+mod arrival;
+#[path = "../tests/common/topology.rs"]
+mod topology;
 
-use common::arrival::{cadence_jitter_ms, recv_stamped, stamp_arrivals};
-use common::{args, path, sink, Args};
+use args::BenchArgs as Args;
+use arrival::{cadence_jitter_ms, recv_stamped, stamp_arrivals};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use topology::{path, sink};
 use tributary_engine::limits::EQ_BANDS;
 use tributary_engine::wire::scream::{self, ScreamFormat};
 use tributary_engine::{DesiredState, Engine, EngineOptions};
@@ -109,7 +116,7 @@ fn latency_phase(seconds: f64) -> Vec<f64> {
             let mut k = 0u64;
             while start.elapsed().as_secs_f64() < seconds {
                 // A marker every 17 packets (~100 ms), after a 1 s warm-up.
-                let marker = k > 170 && k % 17 == 0;
+                let marker = k > 170 && k.is_multiple_of(17);
                 let n = packet(k, marker, &mut buf);
                 let at = Instant::now();
                 let _ = s.send_to(&buf[..n], to);
@@ -352,7 +359,7 @@ fn gst_reference(seconds: f64) {
 }
 
 fn main() {
-    let a = args();
+    let a = args::parse(20.0);
     if a.gst_reference > 0.0 {
         gst_reference(a.gst_reference);
         return;

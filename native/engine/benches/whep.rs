@@ -9,9 +9,9 @@
 //!
 //! `-- --seconds N` (default 20), `-- --json` prints one JSON line. Target: p99 <= 40 ms.
 
-#[path = "common/args.rs"]
+#[path = "../tests/common/args.rs"]
 mod args;
-#[path = "common/whep_peer.rs"]
+#[path = "../tests/common/whep_peer.rs"]
 mod whep_peer;
 
 use std::sync::atomic::Ordering::Relaxed;
@@ -68,7 +68,7 @@ fn main() {
             let start = Instant::now();
             let mut k = 0u64;
             while !stop.load(Relaxed) {
-                let burst = k % BURST_EVERY == 0 && k >= 100;
+                let burst = k.is_multiple_of(BURST_EVERY) && k >= 100;
                 for i in 0..BLOCK {
                     let t = i as f64 / f64::from(RATE);
                     let v = if burst {

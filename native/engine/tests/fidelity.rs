@@ -14,13 +14,13 @@ use std::process::{Child, Command, Stdio};
 use tributary_engine::wire::rtp::RtpFormat;
 use tributary_engine::EngineStats;
 
-#[path = "../benches/common/bursty.rs"]
+#[path = "common/bursty.rs"]
 mod bursty;
-#[path = "../benches/common/hearing.rs"]
+#[path = "common/hearing.rs"]
 mod hearing;
 #[path = "common/relay.rs"]
 mod relay;
-#[path = "../benches/common/sender_clock.rs"]
+#[path = "common/sender_clock.rs"]
 mod sender_clock;
 
 #[path = "fidelity/bounds.rs"]

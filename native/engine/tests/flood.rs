@@ -50,7 +50,7 @@ fn random_bytes_and_format_changes_from_a_sources_address_leave_the_other_paths_
             for b in &mut buf[..len] {
                 *b = rng.next() as u8;
             }
-            if i % 2 == 0 && len >= 5 {
+            if i.is_multiple_of(2) && len >= 5 {
                 // A valid Scream header of a random format: any rate byte, bit depth, 1-8
                 // channels, any mask, then a payload of any length (frames cut anywhere).
                 buf[0] = [0x01, 0x81, 0x02, 0x82, 0x04, 0x08][(rng.next() % 6) as usize];
@@ -63,7 +63,7 @@ fn random_bytes_and_format_changes_from_a_sources_address_leave_the_other_paths_
                 sent += 1;
             }
             i += 1;
-            if i % 16 == 0 {
+            if i.is_multiple_of(16) {
                 std::thread::sleep(Duration::from_millis(1));
             }
         }

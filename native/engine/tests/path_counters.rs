@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use tributary_engine::wire::scream::{self, ScreamFormat};
 use tributary_engine::{EngineStats, PathStats};
 
-#[path = "../benches/common/hearing.rs"]
+#[path = "common/hearing.rs"]
 mod hearing;
 
 const B_IP: IpAddr = IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2));

@@ -7,7 +7,7 @@
 //! (tests/common/pipewire.rs) runs each.
 
 mod common;
-#[path = "../benches/common/hearing.rs"]
+#[path = "common/hearing.rs"]
 mod hearing;
 #[path = "common/listen.rs"]
 mod listen;

@@ -7,11 +7,11 @@
 //! Each test re-runs itself under `unshare -n` (root only); the run inside does the work.
 
 mod common;
-#[path = "../benches/common/hearing.rs"]
+#[path = "common/hearing.rs"]
 mod hearing;
 #[path = "common/listen.rs"]
 mod listen;
-#[path = "../benches/common/pulse.rs"]
+#[path = "common/pulse.rs"]
 mod pulse;
 
 use common::*;

@@ -2,7 +2,7 @@
 //! socket; the engine sends RTP and GStreamer's depayloader writes a WAV we analyse.
 
 mod common;
-#[path = "../benches/common/hearing.rs"]
+#[path = "common/hearing.rs"]
 mod hearing;
 
 use common::*;
@@ -322,7 +322,7 @@ fn rtp_packets_are_frame_aligned_at_most_1152_bytes_with_sender_reports() {
     for (_, p) in &packets {
         let r = tributary_engine::wire::rtp::parse(p).unwrap();
         assert!(
-            r.payload.len() <= 1152 && r.payload.len() % 18 == 0,
+            r.payload.len() <= 1152 && r.payload.len().is_multiple_of(18),
             "{}",
             r.payload.len()
         );

@@ -128,22 +128,6 @@ test('bad options and states throw, naming the field; stop frees the ports', asy
   again.close();
 });
 
-test('parseSdp reads what ffmpeg prints and names the bad line', () => {
-  const session = native.parseSdp(
-    'v=0\r\no=- 0 0 IN IP4 127.0.0.1\r\ns=No Name\r\nc=IN IP4 239.1.2.3/32\r\nt=0 0\r\n' +
-      'm=audio 40000 RTP/AVP 97 10\r\na=rtpmap:97 L24/96000/6\r\n',
-  );
-  assert.equal(session.name, 'No Name');
-  assert.equal(session.origin, '127.0.0.1');
-  assert.equal(session.media[0].port, 40000);
-  assert.equal(session.media[0].connection, '239.1.2.3');
-  assert.deepEqual(session.media[0].formats, [
-    { payload_type: 97, format: 'S24BE', sample_rate: 96000, channels: 6 },
-    { payload_type: 10, format: 'S16BE', sample_rate: 44100, channels: 2 },
-  ]);
-  assert.throws(() => native.parseSdp('v=0\nm=audio x RTP/AVP 96\n'), /SDP line 2/);
-});
-
 test('health() reports the supervisor; check() says what the engine would refuse', (t) => {
   const engine = new Engine(local);
   t.after(() => engine.stop());

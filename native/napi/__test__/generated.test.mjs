@@ -40,12 +40,11 @@ test('index.d.ts and index.js are the committed output of the last build', {
 test('the typings declare the documented API', () => {
   const dts = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8');
   for (const name of [
-    'class Chain',
-    'class Mixer',
-    'interface ChainOptions',
-    'interface ChainSettings',
+    'class Engine',
+    'class PathPreview',
+    'interface PathPreviewOptions',
     'processInto(',
-    'set(settings: ChainSettings)',
+    'function parseFormat(',
     'function eqResponse(',
   ]) {
     assert.ok(dts.includes(name), name);

@@ -1,4 +1,4 @@
-//! Conversions between JavaScript values and the DSP core's types, with clear errors.
+//! Conversions between JavaScript values and the native types, with clear errors.
 
 use napi::bindgen_prelude::{
     FromNapiValue, TypedArray, TypedArrayType, Unknown, ValidateNapiValue,
@@ -6,7 +6,7 @@ use napi::bindgen_prelude::{
 use napi::JsValue;
 use napi::{Error, Status};
 use tributary_dsp::eq::BANDS;
-use tributary_dsp::{DspError, MixMatrix, StreamFormat};
+use tributary_dsp::{DspError, StreamFormat};
 
 /// A DSP error as a JavaScript error (`InvalidArg`, the message names the field and rule).
 pub fn js_error(e: DspError) -> Error {
@@ -40,16 +40,13 @@ pub fn finite(field: &str, v: f64) -> napi::Result<f64> {
     }
 }
 
-/// A path's settings as `Chain` (`new` and `set`) and `PathPreview` take them, converted from
-/// JavaScript values and checked for what the binding can check (finite numbers, 18 gains,
-/// matrix shape); the DSP core checks the ranges. `None`: not given.
+/// A path's settings as `PathPreview` takes them, converted from JavaScript values and checked
+/// for what the binding can check (finite numbers, 18 gains); the engine checks the ranges.
+/// `None`: not given.
 pub struct PathSettings {
     pub volume: Option<f32>,
     pub eq: Option<[f32; BANDS]>,
     pub delay_ms: Option<f64>,
-    /// `Some(None)`: an empty array, which `Chain.set` takes as the default matrix for the
-    /// layouts (`empty_is_default`; elsewhere there is no matrix to restore and it is refused).
-    pub matrix: Option<Option<MixMatrix>>,
 }
 
 impl PathSettings {
@@ -57,8 +54,6 @@ impl PathSettings {
         volume: Option<f64>,
         eq: Option<&[f64]>,
         delay_ms: Option<f64>,
-        rows: Option<&[Vec<f64>]>,
-        empty_is_default: bool,
     ) -> napi::Result<PathSettings> {
         Ok(PathSettings {
             volume: volume
@@ -67,30 +62,8 @@ impl PathSettings {
                 .map(|v| v as f32),
             eq: eq.map(eq_gains).transpose()?,
             delay_ms: delay_ms.map(|d| finite("delayMs", d)).transpose()?,
-            matrix: rows
-                .map(|rows| {
-                    let default = empty_is_default && rows.is_empty();
-                    (!default).then(|| matrix(rows)).transpose()
-                })
-                .transpose()?,
         })
     }
-}
-
-/// Rows of gains, one row per output channel, one gain per input channel.
-pub fn matrix(rows: &[Vec<f64>]) -> napi::Result<MixMatrix> {
-    let rows32: Vec<Vec<f32>> = rows
-        .iter()
-        .map(|r| r.iter().map(|g| *g as f32).collect())
-        .collect();
-    let refs: Vec<&[f32]> = rows32.iter().map(|r| r.as_slice()).collect();
-    MixMatrix::from_rows(&refs).map_err(|e| invalid(format!("matrix: {e}")))
-}
-
-pub fn matrix_rows(m: &MixMatrix) -> Vec<Vec<f64>> {
-    (0..m.outputs())
-        .map(|o| (0..m.inputs()).map(|i| m.gain(o, i) as f64).collect())
-        .collect()
 }
 
 /// The bytes behind a Buffer or any integer typed array (its view only).

@@ -1,16 +1,14 @@
 //! Node.js binding of Tributary's native code. Only converts between JavaScript and Rust types;
-//! the behaviour lives in `tributary-dsp` (and the engine crate). Tested from JavaScript
+//! the behaviour lives in the engine crate (and `tributary-dsp` under it). Tested from JavaScript
 //! (`__test__/`), not with `cargo test`.
 
 // Under cfg(test) (clippy --all-targets) napi-derive emits no registration code, so exported
 // functions and objects look unused there.
 #![cfg_attr(test, allow(dead_code))]
 
-mod chain;
 mod convert;
 mod eq;
 mod format;
-mod mixer;
 mod preview;
 mod simd;
 // Engine bindings (native/napi/src/engine*.rs) are declared below this line.
@@ -24,4 +22,3 @@ mod engine_state;
 mod engine_stats;
 mod engine_streams;
 mod engine_whep;
-mod sdp;

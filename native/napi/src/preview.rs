@@ -10,8 +10,8 @@ use tributary_engine::{PathSpec, SinkProtocol, SinkSpec};
 
 use crate::convert::{bytes, invalid, js_error, pcm, stream_format, PathSettings};
 
-/// How to build a preview. Formats are `FORMAT:RATE:CHANNELS[:LAYOUT]` as for `Chain`; the
-/// output's rate and layout are the sink's.
+/// How to build a preview. Formats are `FORMAT:RATE:CHANNELS[:LAYOUT]` (as `parseFormat` reads
+/// them); the output's rate and layout are the sink's.
 #[napi(object)]
 pub struct PathPreviewOptions {
     /// The source's stream format.
@@ -39,7 +39,8 @@ pub struct PathPreview {
     input: StreamFormat,
     output: StreamFormat,
     encoder: Encoder,
-    decoded: AudioBuffer,
+    /// The input decoded (interleaved), as a source's packets are.
+    decoded: Vec<f32>,
     rendered: AudioBuffer,
 }
 
@@ -49,13 +50,8 @@ impl PathPreview {
     pub fn new(options: PathPreviewOptions) -> napi::Result<Self> {
         let input = stream_format("input", &options.input)?;
         let output = stream_format("output", &options.output)?;
-        let settings = PathSettings::parse(
-            options.volume,
-            options.eq.as_deref(),
-            options.delay_ms,
-            None,
-            false,
-        )?;
+        let settings =
+            PathSettings::parse(options.volume, options.eq.as_deref(), options.delay_ms)?;
         let mut path = PathSpec::new("preview");
         path.volume = settings.volume.unwrap_or(path.volume);
         path.eq = settings.eq.unwrap_or(path.eq);
@@ -75,7 +71,7 @@ impl PathPreview {
         Ok(Self {
             preview,
             encoder: Encoder::new(output.sample_format, dither),
-            decoded: AudioBuffer::new(input.channels(), 0),
+            decoded: Vec::new(),
             rendered: AudioBuffer::new(output.channels(), 0),
             input,
             output,
@@ -96,7 +92,7 @@ impl PathPreview {
         let input = pcm("input", input)?;
         let input = bytes(&input);
         let frame_bytes = self.input.frame_bytes();
-        if input.len() % frame_bytes != 0 {
+        if !input.len().is_multiple_of(frame_bytes) {
             return Err(invalid(format!(
                 "input must be whole frames of {frame_bytes} bytes, got {} bytes",
                 input.len()
@@ -114,14 +110,12 @@ impl PathPreview {
             )));
         }
         // Buffers grow to the largest call (a render reads blocks of one size).
-        if self.decoded.capacity() < frames {
-            self.decoded = AudioBuffer::new(self.input.channels(), frames);
-        }
+        self.decoded.resize(frames * self.input.channels(), 0.0);
         let out_frames = self.preview.max_output_frames(frames);
         if self.rendered.capacity() < out_frames {
             self.rendered = AudioBuffer::new(self.output.channels(), out_frames);
         }
-        decode_into(self.input.sample_format, input, &mut self.decoded).map_err(js_error)?;
+        decode_into(self.input.sample_format, input, &mut self.decoded);
         self.preview
             .process_into(&self.decoded, &mut self.rendered)
             .map_err(js_error)?;

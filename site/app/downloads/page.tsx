@@ -165,11 +165,12 @@ export default function DownloadsPage() {
           </li>
           <li>Add a sink for each receiver: its IP address and port (4010 by default).</li>
           <li>
-            Add a source for each sender, by its IP address (discovery by mDNS and SAP is planned).
+            Add a source for each sender, by its IP address, or let discovery add them: mDNS devices
+            and SAP streams can be added by themselves.
           </li>
           <li>
-            Add a route from a source to a sink through the API, then adjust volume, equalizer and
-            delay. The web dashboard is planned.
+            Add a route from a source to a sink in the web dashboard or through the API, then adjust
+            volume, equalizer and delay.
           </li>
         </ol>
         <p>

@@ -1,22 +1,7 @@
-// Debian's Chromium driven by playwright-core, with the flags the team uses everywhere.
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+// Pages of the site in Debian's Chromium (launched by scripts/e2e/chromium.mjs, as every browser
+// test of the repository is): console errors watched, nothing fetched from outside.
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { fixtureRelease, isReleaseListRequest } from './fixture-release';
-
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-export const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
-}
 
 export interface WatchedPage {
   page: Page;

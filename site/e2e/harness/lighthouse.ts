@@ -7,7 +7,7 @@ import path from 'node:path';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { chromiumArgs, chromiumPath } from './browser';
+import { chromiumArgs, chromiumPath } from '../../../scripts/e2e/chromium.mjs';
 import { fixtureRelease, isReleaseListRequest } from './fixture-release';
 
 export type Preset = 'desktop' | 'mobile';

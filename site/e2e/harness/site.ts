@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from './browser';
+import { launchChromium } from '../../../scripts/e2e/chromium.mjs';
 import { type StaticServer, type StaticServerOptions, serveStatic } from './static-server';
 
 export const outDir = path.resolve(

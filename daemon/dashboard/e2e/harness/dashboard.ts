@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../../../../scripts/e2e/chromium.mjs';
 import { type Daemon, startDaemon } from '../../../test/daemon-process';
 
 export const dashboardDir = fileURLToPath(new URL('../../', import.meta.url));
@@ -57,16 +58,6 @@ export interface WatchedPage {
   readonly errors: string[];
 }
 
-export const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
 /** Chromium switches a test may add: WebRTC over loopback (WHEP tests), autoplay of WebAudio. */
 export const webrtcArgs = [
   '--allow-loopback-in-peer-connection',
@@ -94,11 +85,7 @@ export async function start(
   ensureBuilt();
   const dir = mkdtempSync(join(tmpdir(), 'tributary-dashboard-e2e-'));
   const daemon = await startDaemon(dir, { ...ENGINE_ENV, ...env });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...chromiumArgs, trustCertificateArg(dir), ...extraArgs],
-    headless: true,
-  });
+  const browser = await launchChromium([trustCertificateArg(dir), ...extraArgs]);
   return {
     daemon,
     dir,

@@ -1,11 +1,14 @@
 // The read half: waits until the target is buffered, then plays at the output's clock with a
 // resampling ratio a PI controller keeps on the fill level (clock drift correction), conceals
 // missing audio with short fades, and notices underruns.
-#include "tr_jitter_internal.h"
+#include "tr_jitter_shared.h"
 
 /** Time constant of the smoothed fill level the controller acts on. */
 #define LEVEL_TAU_S 1.0
-/** Proportional gain, as the router's: 10 ms of level error give a 0.1 % rate change. */
+/**
+ * Proportional gain: 10 ms of level error give a 0.1 % rate change (far more than the router's
+ * engine, which corrects 3 ppm per ms and moves larger errors away with a crossfade).
+ */
 #define KP_PPM_PER_MS 100.0
 /**
  * Queued audio this far above the target (or the target itself, if larger) is skipped rather than
@@ -15,21 +18,6 @@
 #define CATCH_UP_MS 40.0
 /** Fade length for concealment and restarts. */
 #define FADE_FRAMES 64u
-/** An underrun followed by packets within this time was a stall, not the end of the stream. */
-#define STALL_US 500000
-/** Adaptive target added per underrun. */
-#define SPIKE_STEP_MS 10.0f
-
-double tr_jitter_head_at(const tr_jitter_t *jb, int64_t now_us)
-{
-    if (!jb->have_transit) {
-        return (double)jb->write_head;
-    }
-    double envelope = jb->envelope_prev_s < jb->envelope_cur_s ? jb->envelope_prev_s
-                                                               : jb->envelope_cur_s;
-    double due_s = (double)(now_us - jb->origin_us) / 1e6 - envelope;
-    return (double)jb->origin_pos + due_s * jb->rate;
-}
 
 float tr_jitter_target_ms(const tr_jitter_t *jb)
 {
@@ -54,21 +42,6 @@ float tr_jitter_drift_ppm(const tr_jitter_t *jb)
 float tr_jitter_jitter_ms(const tr_jitter_t *jb)
 {
     return (float)(jb->jitter_s * 1000.0);
-}
-
-void tr_jitter_confirm_underrun(tr_jitter_t *jb, int64_t arrival_us)
-{
-    if (jb->underrun_at_us == INT64_MIN) {
-        return;
-    }
-    if (arrival_us - jb->underrun_at_us < STALL_US) {
-        jb->stats.underruns++;
-        if (jb->config.adaptive) {
-            float spike = jb->spike_ms + SPIKE_STEP_MS;
-            jb->spike_ms = spike < jb->config.max_ms ? spike : jb->config.max_ms;
-        }
-    }
-    jb->underrun_at_us = INT64_MIN;
 }
 
 static int16_t clip(float v)

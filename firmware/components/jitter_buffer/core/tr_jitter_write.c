@@ -2,7 +2,7 @@
 // counting and the jitter measurement that sizes the adaptive target.
 #include <string.h>
 
-#include "tr_jitter_internal.h"
+#include "tr_jitter_shared.h"
 
 /** A timestamp or sequence jump larger than this restarts the stream mapping. */
 #define RESYNC_SECONDS 2.0
@@ -96,34 +96,6 @@ void tr_jitter_reset(tr_jitter_t *jb, uint32_t rate)
     jb->conceal_run = 0;
     jb->ramp = 0;
     jb->underrun_at_us = INT64_MIN;
-}
-
-void tr_jitter_forget(tr_jitter_t *jb, uint64_t from, uint64_t to)
-{
-    if (to > from + jb->capacity) {
-        from = to - jb->capacity;
-    }
-    for (uint64_t p = from; p < to; p++) {
-        tr_jitter_mark(jb, p, false);
-    }
-}
-
-double tr_jitter_target_frames(const tr_jitter_t *jb)
-{
-    const tr_jitter_config_t *c = &jb->config;
-    double ms = c->min_ms;
-    if (c->adaptive) {
-        double packet_ms = (double)jb->packet_frames * 1000.0 / jb->rate;
-        ms = packet_ms + 4.0 * jb->jitter_s * 1000.0;
-        if (ms < c->min_ms + (double)jb->spike_ms) {
-            ms = c->min_ms + (double)jb->spike_ms;
-        }
-        if (ms < (double)jb->peak_gap_ms + 2.0) {
-            ms = (double)jb->peak_gap_ms + 2.0;
-        }
-        ms = ms < c->min_ms ? c->min_ms : ms > c->max_ms ? c->max_ms : ms;
-    }
-    return ms * jb->rate / 1000.0;
 }
 
 /** Where a (re)started stream lands: after what was written, and a target ahead when playing. */

@@ -69,14 +69,17 @@ impl Preview {
         blocks * self.converter.max_output_frames(BLOCK)
     }
 
-    /// Runs `input` (source channels; the delay's silence first, on the first calls) through
-    /// the path into `output` (sink channels), whose frame count is set; returns it.
+    /// Runs `input` (interleaved samples of the source's channels, whole frames, as
+    /// `tributary_dsp::decode_into` writes them; the delay's silence first, on the first calls)
+    /// through the path into `output` (sink channels), whose frame count is set; returns it.
     pub fn process_into(
         &mut self,
-        input: &AudioBuffer,
+        input: &[f32],
         output: &mut AudioBuffer,
     ) -> Result<usize, DspError> {
-        let needed = self.max_output_frames(input.frames());
+        let channels = self.staged.channels();
+        let frames = input.len() / channels;
+        let needed = self.max_output_frames(frames);
         if output.capacity() < needed {
             return Err(DspError::OutputTooSmall {
                 needed,
@@ -91,17 +94,9 @@ impl Preview {
             self.staged.clear();
             self.block(output, &mut written)?;
         }
-        let mut offset = 0;
-        while offset < input.frames() {
-            let n = (input.frames() - offset).min(BLOCK);
-            self.staged.set_frames(n);
-            for c in 0..input.channels() {
-                self.staged
-                    .channel_mut(c)
-                    .copy_from_slice(&input.channel(c)[offset..offset + n]);
-            }
+        for block in input[..frames * channels].chunks(BLOCK * channels) {
+            self.staged.load_interleaved(block);
             self.block(output, &mut written)?;
-            offset += n;
         }
         output.set_frames(written);
         Ok(written)

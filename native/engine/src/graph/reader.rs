@@ -325,16 +325,7 @@ impl SourceReader {
             let need = frames_out - self.fifo_len;
             let count = ((need as f64 * step).ceil() as usize + 1).clamp(1, self.chunk);
             self.fetch(src, now_s, count);
-            self.in_buf.set_frames(count);
-            for ch in 0..c {
-                let plane = self.in_buf.channel_mut(ch);
-                for (d, frame) in plane
-                    .iter_mut()
-                    .zip(self.stage[..count * c].chunks_exact(c))
-                {
-                    *d = frame[ch];
-                }
-            }
+            self.in_buf.load_interleaved(&self.stage[..count * c]);
             let produced = self
                 .resampler
                 .process_into(&self.in_buf, &mut self.res_out)

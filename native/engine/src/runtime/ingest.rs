@@ -146,7 +146,7 @@ impl Worker {
             }
             slot.reformat(f.sample_rate, channels, default_mask(channels));
         }
-        if p.payload.len() % f.frame_bytes() != 0 {
+        if !p.payload.len().is_multiple_of(f.frame_bytes()) {
             slot.counters.malformed.fetch_add(1, Relaxed);
             return;
         }

@@ -5,9 +5,8 @@
 
 use crate::options::JitterConfig;
 use crate::source::drift::DriftEstimator;
-use crate::source::pcm;
 use crate::source::timeline::{Timeline, WriteOutcome};
-use tributary_dsp::sample_format::SampleFormat;
+use tributary_dsp::sample_format::{decode_into, SampleFormat};
 
 /// Positions start here so "before the first packet" is still a valid unsigned position.
 pub const ORIGIN: u64 = 1 << 40;
@@ -402,7 +401,7 @@ impl SourceBuffer {
         let chunk_frames = MAX_PACKET_SAMPLES / channels;
         let frame_bytes = encoding.bytes_per_sample() * channels;
         for chunk in bytes.chunks(chunk_frames * frame_bytes) {
-            let n = pcm::decode_into(encoding, chunk, &mut self.scratch);
+            let n = decode_into(encoding, chunk, &mut self.scratch);
             let n = n / channels * channels;
             match self.timeline.write(position, &self.scratch[..n]) {
                 WriteOutcome::Duplicate => self.counters.duplicates += 1,

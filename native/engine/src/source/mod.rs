@@ -4,8 +4,8 @@
 //!   buffer, its counters, format changes);
 //! - [`buffer`]: the receive side and jitter buffer (packets placed by timestamp or byte
 //!   position, loss and reordering counted, the adaptive target), on a [`timeline`] ring that
-//!   is also the timeshift buffer; [`drift`] estimates the sender's clock against ours;
-//!   [`pcm`] converts payloads for it;
+//!   is also the timeshift buffer (payloads decoded by `tributary_dsp::decode_into`);
+//!   [`drift`] estimates the sender's clock against ours;
 //! - [`counters`]: what a source publishes ([`glitches`]: what its readers did that a listener
 //!   could hear); [`unknown`]: senders no source matches.
 //!
@@ -16,7 +16,6 @@ pub mod counters;
 pub mod drift;
 pub mod glitch_log;
 pub mod glitches;
-pub mod pcm;
 pub mod slot;
 pub mod timeline;
 pub mod unknown;

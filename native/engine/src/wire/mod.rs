@@ -3,8 +3,10 @@
 //!
 //! - [`scream`]: Scream (5-byte header + PCM), as sent by the Scream Windows driver and ESP32s;
 //! - [`tagged`]: Tributary's per-application Scream (`TRBT` header, then Scream);
-//! - [`rtp`]: RTP with L16/L24 payloads; [`rtcp`]: sender and receiver reports;
-//! - [`sdp`]: session descriptions (SAP announcements, `ffmpeg -f rtp`).
+//! - [`rtp`]: RTP with L16/L24 payloads; [`rtcp`]: sender and receiver reports.
+//!
+//! Session descriptions (SDP, in SAP announcements) are the daemon's to read and write
+//! (`daemon/src/services/discovery/sdp.ts`): the engine is told the format of each RTP source.
 //!
 //! A new input or output format (an encoded stream's framing) gets its module here.
 
@@ -12,7 +14,6 @@ pub mod packet;
 pub mod rtcp;
 pub mod rtp;
 pub mod scream;
-pub mod sdp;
 pub mod tagged;
 
 /// What a receiving port carries.

@@ -55,9 +55,9 @@ impl ScreamFormat {
     /// The header bytes for this format, or `None` if the rate is not a multiple of 44.1 or
     /// 48 kHz that Scream can express.
     pub fn header(&self) -> Option<[u8; HEADER_LEN]> {
-        let (flag, multiplier) = if self.sample_rate % 48_000 == 0 {
+        let (flag, multiplier) = if self.sample_rate.is_multiple_of(48_000) {
             (0u8, self.sample_rate / 48_000)
-        } else if self.sample_rate % 44_100 == 0 {
+        } else if self.sample_rate.is_multiple_of(44_100) {
             (0x80u8, self.sample_rate / 44_100)
         } else {
             return None;

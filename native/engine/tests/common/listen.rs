@@ -1,5 +1,5 @@
 //! What a listener hears in a recorded channel, for the interop tests that include it with
-//! `#[path]` beside `mod common` and the bench's `mod hearing`.
+//! `#[path]` beside `mod common` and `mod hearing` (`hearing.rs`).
 
 /// (gaps over 2 ms between first and last sound in ms, the median frequency of the gap-free
 /// half seconds, the RMS) of a channel playing about `freq` Hz.

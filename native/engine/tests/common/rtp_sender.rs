@@ -12,7 +12,7 @@ pub fn free_udp_port() -> u16 {
     for _ in 0..50 {
         let s = UdpSocket::bind((LOCAL, 0)).unwrap();
         let p = s.local_addr().unwrap().port();
-        if p % 2 == 0 && p < 65_000 && UdpSocket::bind((LOCAL, p + 1)).is_ok() {
+        if p.is_multiple_of(2) && p < 65_000 && UdpSocket::bind((LOCAL, p + 1)).is_ok() {
             return p;
         }
     }

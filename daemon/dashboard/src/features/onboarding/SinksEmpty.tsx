@@ -32,7 +32,8 @@ export function SinksEmpty() {
           .
         </li>
         <li>
-          <strong>This browser</strong>: Listen in Browser is not built yet.
+          <strong>This browser</strong>: a sink with WebRTC listening on has a Listen in Browser
+          button that plays it here.
         </li>
       </ul>
     </div>

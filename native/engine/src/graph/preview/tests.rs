@@ -7,6 +7,7 @@ use crate::runtime::worker::Worker;
 use crate::wire::rtp::RtpFormat;
 use crate::wire::scream::{ScreamFormat, HEADER_LEN, PAYLOAD_LEN};
 use crate::wire::PortKind;
+use proptest::prelude::*;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
@@ -134,8 +135,8 @@ fn render_output(pcm: &[u8]) -> Vec<i16> {
     let (path, sink) = path_and_sink(4010);
     let mut preview = Preview::new(&path, SOURCE_RATE, ChannelLayout::STEREO, &sink).unwrap();
     let frames = pcm.len() / 4;
-    let mut input = AudioBuffer::new(2, frames);
-    decode_into(SampleFormat::S16Le, pcm, &mut input).unwrap();
+    let mut input = vec![0.0; frames * 2];
+    decode_into(SampleFormat::S16Le, pcm, &mut input);
     let mut out = AudioBuffer::new(6, preview.max_output_frames(frames));
     let n = preview.process_into(&input, &mut out).unwrap();
     let mut bytes = vec![0u8; n * 12];
@@ -181,4 +182,67 @@ fn a_render_is_sample_for_sample_what_the_engine_sends_for_the_same_path() {
         .count();
     assert!(same >= to - from, "{same} frames identical");
     eprintln!("render == engine: {same} frames (x {ch} channels) identical from frame {from}");
+}
+
+const RATES: [u32; 5] = [44_100, 48_000, 88_200, 96_000, 192_000];
+const LAYOUTS: [&str; 9] = [
+    "mono",
+    "stereo",
+    "quad",
+    "surround",
+    "3.1",
+    "4.0",
+    "5.1",
+    "5.1(side)",
+    "7.1",
+];
+
+fn any_sample() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        -2.0f32..2.0,
+        Just(f32::NAN),
+        Just(f32::INFINITY),
+        Just(f32::NEG_INFINITY),
+        Just(1e-40f32),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Any rates, layouts and settings, any samples (NaN, infinities) in pieces of any size:
+    /// the path never fails or panics, and writes no more than it says it may.
+    #[test]
+    fn a_path_takes_any_formats_settings_and_pieces(
+        (source_rate, sink_rate) in (0..5usize, 0..5usize),
+        (source_layout, sink_layout) in (0..9usize, 0..9usize),
+        samples in proptest::collection::vec(any_sample(), 0..3000),
+        pieces in proptest::collection::vec(0usize..700, 1..6),
+        eq in proptest::array::uniform18(0.0f32..=2.0),
+        volume in 0.0f32..=1.0,
+        delay_ms in 0.0f64..50.0,
+        normalize in any::<bool>(),
+    ) {
+        let source: ChannelLayout = LAYOUTS[source_layout].parse().unwrap();
+        let layout: ChannelLayout = LAYOUTS[sink_layout].parse().unwrap();
+        let path = PathSpec { volume, eq, delay_ms, ..PathSpec::new("pc") };
+        let mut sink = SinkSpec::new("den", SinkProtocol::Scream, RATES[sink_rate], 16, layout);
+        sink.normalize = normalize;
+        let mut preview = Preview::new(&path, RATES[source_rate], source, &sink).unwrap();
+        let channels = source.channels();
+        let mut at = 0;
+        for len in pieces.iter().cycle().take(50) {
+            let len = (len * channels).min(samples.len() - at) / channels * channels;
+            let piece = &samples[at..at + len];
+            let capacity = preview.max_output_frames(len / channels);
+            let mut out = AudioBuffer::new(layout.channels(), capacity);
+            let n = preview.process_into(piece, &mut out).unwrap();
+            prop_assert!(n <= out.capacity());
+            prop_assert_eq!(out.frames(), n);
+            at += len;
+            if samples.len() - at < channels {
+                break;
+            }
+        }
+    }
 }

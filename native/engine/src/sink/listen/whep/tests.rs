@@ -1,7 +1,7 @@
 //! WHEP against a real WebRTC peer: a second str0m instance as the listener, on its own UDP
 //! socket on 127.0.0.1, decoding what it receives with libopus.
 
-#[path = "../../../../benches/common/whep_peer.rs"]
+#[path = "../../../../tests/common/whep_peer.rs"]
 mod whep_peer;
 use whep_peer::Listener;
 

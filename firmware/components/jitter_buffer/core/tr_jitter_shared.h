@@ -1,4 +1,5 @@
-// Shared by the write and read halves of the jitter buffer (not part of its interface).
+// Shared by the write and read halves of the jitter buffer (not part of its interface); defined in
+// tr_jitter_shared.c, which calls neither half.
 #pragma once
 
 #include "tr_jitter.h"

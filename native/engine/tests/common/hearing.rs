@@ -1,7 +1,7 @@
 //! What a listener hears of a recorded 16-bit tone: gaps (silent runs over 2 ms between the
 //! first and the last sound) and the pitch per 0.5 s window (interpolated zero crossings,
-//! precise to a fraction of a ppm on a clean tone). Shared by the fidelity bench and tests
-//! (`#[path]`), so both measure the same way.
+//! precise to a fraction of a ppm on a clean tone). Included by the fidelity bench and the
+//! tests (`#[path]`), so both measure the same way.
 #![allow(dead_code)]
 
 /// Frequency of a clean tone at `rate` by interpolated rising zero crossings.

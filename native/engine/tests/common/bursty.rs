@@ -3,7 +3,7 @@
 //! but sent the way a busy sender or a Wi-Fi link delivers: now and then it holds its packets
 //! for 5 to 20 ms (drawn at random) and releases them together, then sends on time for a few
 //! packets. Every packet leaves 0 to 20 ms after its due time; none is lost, none reordered.
-//! Shared by the fidelity tests and the fidelity bench (`#[path]`), so both inject the same.
+//! Included by the fidelity tests and the fidelity bench (`#[path]`), so both inject the same.
 #![allow(dead_code)]
 
 use std::net::{SocketAddr, UdpSocket};

@@ -1,6 +1,6 @@
 //! A WebRTC listener for WHEP tests and benchmarks: str0m with a recvonly audio track on its own
 //! UDP socket on 127.0.0.1 (as a browser's WHEP client offers), decoding Opus with libopus.
-//! Shared by `#[path]` (the engine's WHEP tests and `benches/whep.rs`).
+//! Included by `#[path]` (the engine's WHEP tests and `benches/whep.rs`).
 
 use opus::{Channels, Decoder};
 use std::net::UdpSocket;
