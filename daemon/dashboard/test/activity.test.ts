@@ -149,6 +149,7 @@ function stats(
       queue_overflows: 0,
       unknown_packets: 0,
       malformed_unknown: 0,
+      log_dropped: 0,
       problems: [],
       ports: { scream: [4010], tagged: null, rtp: [40000] },
     },

@@ -37,6 +37,7 @@ const engine = (scream: number[], rtp: number[]): EngineStatus => ({
   queue_overflows: 0,
   unknown_packets: 0,
   malformed_unknown: 0,
+  log_dropped: 0,
   problems: [],
   ports: { scream, tagged: null, rtp },
 });

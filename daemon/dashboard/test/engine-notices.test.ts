@@ -18,6 +18,7 @@ const running: EngineStatus = {
   queue_overflows: 0,
   unknown_packets: 0,
   malformed_unknown: 0,
+  log_dropped: 0,
   problems: [],
   ports: { scream: [4010], tagged: null, rtp: [40000] },
 };
