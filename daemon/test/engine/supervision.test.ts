@@ -191,6 +191,36 @@ describe('the supervised engine in the daemon', () => {
   });
 });
 
+describe('the solver', () => {
+  test('runs once per change: the state checked before saving is the one applied', async (t) => {
+    const { Engine } = await import('@tributary/native');
+    type State = Parameters<typeof Engine.check>[0];
+    const checked: State[] = [];
+    const applied: State[] = [];
+    class Recording extends Engine {
+      static override check(state: State) {
+        checked.push(state);
+        return Engine.check(state);
+      }
+      override apply(state: State) {
+        applied.push(state);
+        return super.apply(state);
+      }
+    }
+    const { json } = await daemon(t, Recording);
+    assert.equal(applied.length, 1, 'the configuration at start');
+    await json('POST', '/sinks', { name: 'Out', ip: '127.0.0.1', port: 4099 });
+    await json('POST', '/sources', { name: 'PC', ip: '127.0.0.1' });
+    await json('POST', '/routes', { name: 'PC to Out', source: 'PC', sink: 'Out' });
+    assert.equal(checked.length, 3);
+    assert.equal(applied.length, 4);
+    for (const [i, state] of checked.entries()) {
+      assert.equal(applied[i + 1], state, `change ${i + 1}: solved again to apply it`);
+    }
+    assert.equal(applied[3]!.sinks[0]!.paths.length, 1, 'the route plays');
+  });
+});
+
 describe("the engine's log", () => {
   test("an engine warning is one of the daemon's JSON lines, with the same fields", async (t) => {
     const { Engine } = await import('@tributary/native');

@@ -3,6 +3,7 @@
 // objects: schema/stats.ts is generated from their declarations), writes the engine's own log
 // lines to the daemon's log (faults and quarantines are logged there, by the engine, once),
 // notes its restarts, and stops the engine with the app.
+import { isDeepStrictEqual } from 'node:util';
 import {
   Engine,
   type EngineHealth,
@@ -17,6 +18,7 @@ import { EngineStatsFields } from '../../schema/generated/engine-reports.js';
 import type { StatsMessage } from '../../schema/stats.js';
 import type { EngineSettings } from '../../settings/engine.js';
 import { solve } from '../../solver/solve.js';
+import type { SolverOutput } from '../../solver/types.js';
 import { CpuMeter } from '../cpu-meter.js';
 
 export interface EngineLogger {
@@ -44,10 +46,8 @@ export const HEALTH_POLL_MS = 200;
 /** The engine class: the binding's, or (tests only) one built with fault injection. */
 export type EngineClass = typeof Engine;
 
-/** Why the engine would refuse the configuration, or null (nothing is applied). */
-export function engineRefusal(config: ConfigSnapshot['config'], binding: EngineClass = Engine) {
-  return binding.check(solve(config));
-}
+/** What the solver reads of a configuration. */
+type SolverInput = Pick<ConfigSnapshot['config'], 'sinks' | 'sources' | 'routes'>;
 
 /** Writes the engine's log lines (its threads', taken from the binding) to the daemon's log. */
 function writeEngineLog(log: EngineLogger, lines: EngineLogLine[]): void {
@@ -83,6 +83,9 @@ export class EngineService {
   #routes = new Map<string, string>();
   #watch: NodeJS.Timeout | null = null;
   readonly #binding: EngineClass;
+  /** The last configuration solved and the solver's output for it: a change is solved once,
+   * when it is checked before it is saved, and that output is what `apply` plays. */
+  #solved: { input: SolverInput; output: SolverOutput } | null = null;
   #webrtcBind: { addresses: string[]; port: number } = { addresses: [], port: 0 };
 
   constructor(settings: EngineSettings | null, log: EngineLogger, binding: EngineClass = Engine) {
@@ -137,6 +140,20 @@ export class EngineService {
     }
   }
 
+  /** The solver's output for `config`: the last one when it reads the same configuration. */
+  #solve(config: SolverInput): SolverOutput {
+    const input = { sinks: config.sinks, sources: config.sources, routes: config.routes };
+    if (this.#solved && isDeepStrictEqual(this.#solved.input, input)) return this.#solved.output;
+    const output = solve(input);
+    this.#solved = { input, output };
+    return output;
+  }
+
+  /** Why the engine would refuse the configuration, or null (nothing is applied). */
+  refusal(config: SolverInput): string | null {
+    return this.#binding.check(this.#solve(config));
+  }
+
   get running(): boolean {
     return this.#engine?.running ?? false;
   }
@@ -145,7 +162,7 @@ export class EngineService {
   apply(snapshot: Pick<ConfigSnapshot, 'config' | 'revision'>): void {
     if (!this.#engine) return;
     try {
-      const solved = solve(snapshot.config);
+      const solved = this.#solve(snapshot.config);
       this.#problems = this.#engine.apply(solved);
       this.#revision = snapshot.revision;
       this.#routes = new Map(
@@ -155,7 +172,7 @@ export class EngineService {
       );
       for (const p of this.#problems) this.#log.warn(`audio engine left something out: ${p}`);
     } catch (err) {
-      // Changes are checked with the engine before they are saved (engineRefusal), so this is
+      // Changes are checked with the engine before they are saved (refusal), so this is
       // a bug; it is said, and kept in /api/stats until a later revision applies.
       const reason = (err as Error).message;
       this.#rejected = { revision: snapshot.revision, reason };
