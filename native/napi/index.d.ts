@@ -268,17 +268,17 @@ export interface EngineLevels {
   /** Meter windows (~33 ms each) measured so far; unchanged between two reads: nothing new. */
   windows: number
   /** Per channel, linear (1.0 is full scale), over the latest window. */
-  peak: Array<number>
-  rms: Array<number>
+  peak: Float32Array
+  rms: Float32Array
   /** 64 levels in dBFS (-120 floor), log-spaced from 20 Hz to 20 kHz (or half the rate). */
-  spectrum: Array<number>
+  spectrum: Float32Array
   /**
    * The channels' average over the latest 2048 samples in 256 stretches: the lowest sample
    * of each...
    */
-  wave_min: Array<number>
+  wave_min: Float32Array
   /** ...and the highest. */
-  wave_max: Array<number>
+  wave_max: Float32Array
 }
 
 /** The engine's bounds and defaults (see `EngineLimits`). */
