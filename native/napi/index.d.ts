@@ -59,6 +59,8 @@ export declare class Engine {
    * sources an enabled route plays are reported; the first read gives zeros.
    */
   sourceLevels(ids?: Array<string> | undefined | null): Array<EngineLevels>
+  /** Takes the engine's log lines written since the last call (at most `max`), oldest first. */
+  static takeLog(max?: number | undefined | null): Array<EngineLogLine>
   /**
    * Starts the MP3 stream of the playing sink `sinkId` (its config_id) at `kbps` (32 to
    * 320, MPEG-1 Layer III rates but 56). Throws for an unknown sink, another bit rate, or a
@@ -163,17 +165,17 @@ export interface EngineLevels {
   /** Meter windows (~33 ms each) measured so far; unchanged between two reads: nothing new. */
   windows: number
   /** Per channel, linear (1.0 is full scale), over the latest window. */
-  peak: Array<number>
-  rms: Array<number>
+  peak: Float32Array
+  rms: Float32Array
   /** 64 levels in dBFS (-120 floor), log-spaced from 20 Hz to 20 kHz (or half the rate). */
-  spectrum: Array<number>
+  spectrum: Float32Array
   /**
    * The channels' average over the latest 2048 samples in 256 stretches: the lowest sample
    * of each...
    */
-  wave_min: Array<number>
+  wave_min: Float32Array
   /** ...and the highest. */
-  wave_max: Array<number>
+  wave_max: Float32Array
 }
 
 /** The engine's bounds and defaults (see `EngineLimits`). */
@@ -213,6 +215,16 @@ export interface EngineLimits {
   sinkProtocols: Array<SinkProtocol>
   channelLayouts: Array<ChannelLayoutName>
   rtpEncodings: Array<RtpEncoding>
+}
+
+/** A line of the engine's log. */
+export interface EngineLogLine {
+  /** How serious it is. */
+  level: LogLevel
+  /** Where it was written: the Rust module (`tributary_engine::runtime::net`). */
+  target: string
+  /** What happened. */
+  message: string
 }
 
 /** Options for `new Engine()`. Every field is optional. */
@@ -275,18 +287,22 @@ export interface EnginePath {
 }
 
 /**
- * Per path (a source playing on a sink): what it played because its source was late. A
- * sink's underruns, silence and concealment are the sums over its paths.
+ * One source playing on one sink: the part of the sink's underruns, silence and
+ * concealment that came through it (a sink's counters are the sums over its paths). Kept
+ * while the path exists, across configuration changes.
  */
 export interface EnginePathStats {
+  /** The source of this path. */
   source_config_id: string
+  /** The sink it plays on. */
   sink_config_id: string
   /** Times the path ran out of buffered audio while its source was sending. */
   underruns: number
   /** Silence it played because of those, ms. */
   silence_ms: number
-  /** Gaps it concealed (lost or late packets) and their length, ms. */
+  /** Gaps it concealed because packets were lost or came too late. */
   concealed: number
+  /** Audio it replaced by concealment, ms. */
   concealed_ms: number
 }
 
@@ -354,38 +370,51 @@ export interface EngineSink {
 
 /** Per-sink statistics. */
 export interface EngineSinkStats {
+  /** The sink's config_id. */
   config_id: string
+  /** The sink's name. */
   name: string
+  /** Packets sent. */
   packets: number
+  /** Bytes sent. */
   bytes: number
   /** Times a playing path ran out of buffered audio (concealed with a fade). */
   underruns: number
   /** Silence its paths played because a source ran dry, ms. */
   silence_ms: number
-  /** Gaps its paths concealed (lost or late packets) and their length, ms. */
+  /** Gaps its paths concealed (lost or late packets). */
   concealed: number
+  /** Audio its paths replaced by concealment, ms. */
   concealed_ms: number
+  /** Packets the network refused (or TCP chunks dropped). */
   send_errors: number
   /** Bytes rendered but not yet sent. */
   queue_bytes: number
-  /** Largest lateness of a packet against its deadline since the previous stats call, ms. */
+  /** Largest lateness of a packet against its deadline since the last report, ms. */
   max_late_ms: number
 }
 
 /** Per-source statistics. */
 export interface EngineSourceStats {
+  /** The source this stream was matched to. */
   config_id: string
+  /** The source's name. */
   name: string
+  /** Packets received. */
   packets: number
+  /** Payload bytes received. */
   bytes: number
   /** Packets never received (RFC 3550: a late arrival counts as received). */
   lost: number
   /** Packets that arrived after their audio had played. */
   late: number
+  /** Packets that arrived out of order (put back in place). */
   reordered: number
+  /** Packets received twice. */
   duplicates: number
   /** Malformed, truncated or oversized packets dropped. */
   malformed: number
+  /** RTCP sender/receiver reports received. */
   rtcp_packets: number
   /** Interarrival jitter (RFC 3550), ms. */
   jitter_ms: number
@@ -393,27 +422,34 @@ export interface EngineSourceStats {
   buffer_ms: number
   /** Sender clock error against the router's clock, ppm (positive: fast). */
   drift_ppm: number
-  /** Rate adjustment its readers apply now (the drift and the buffer correction), ppm. */
+  /**
+   * Rate adjustment the readers apply now: the drift they correct for (drift_ppm,
+   * counted at the weight its precision earns) plus a correction of the buffer level of
+   * at most +-50 ppm, ppm; it moves towards that sum by at most 20 ppm per second.
+   */
   correction_ppm: number
   /** Times a reader ran dry while the source was sending. */
   underruns: number
   /** Silence played because of those, ms. */
   silence_ms: number
-  /** Gaps concealed (lost or late packets) and their length, ms. */
+  /** Gaps concealed because packets were lost or came too late. */
   concealed: number
+  /** Audio replaced by concealment, ms. */
   concealed_ms: number
-  /** Skips ahead over audio (too much queued) and the audio skipped, ms. */
+  /** Skips ahead over queued audio (a sender catching up after a stall). */
   skips: number
+  /** Audio skipped, ms. */
   skipped_ms: number
-  /** Steps back that played audio again (too little queued) and the audio repeated, ms. */
+  /** Steps back that played audio again (far too little queued). */
   repeats: number
+  /** Audio played twice, ms. */
   repeated_ms: number
   /**
    * What arrives disagrees with the source's settings (a static RTP payload type of
-   * another format); null when it agrees.
+   * another format, which then plays as the payload type says); null when it agrees.
    */
   format_problem: string | null
-  /** Detected stream format, e.g. `rtp L16 48000 Hz 2 ch`; null before the first packet. */
+  /** Detected stream format, e.g. `rtp L16 48000 Hz 2 ch`; null before any packet. */
   format: string | null
 }
 
@@ -427,16 +463,24 @@ export interface EngineState {
 
 /** A snapshot of the engine. */
 export interface EngineStats {
+  /** Seconds since the engine started. */
   uptime_s: number
-  /** CPU time used by the engine's threads since start, seconds. */
+  /** CPU time of the engine's threads since start, s. */
   cpu_s: number
-  /** Datagrams dropped because the engine thread fell behind. */
+  /** Datagrams dropped because the engine fell behind. */
   queue_overflows: number
   /** Packets from senders no source matches. */
   unknown_packets: number
   /** Malformed packets from unknown senders. */
   malformed_unknown: number
+  /**
+   * Lines of the engine's log dropped because the daemon had not taken the ones before
+   * them yet (it holds 256), since the process started.
+   */
+  log_dropped: number
+  /** Per source. */
   sources: Array<EngineSourceStats>
+  /** Per sink. */
   sinks: Array<EngineSinkStats>
   /** Every path, in the order of the sinks and their paths. */
   paths: Array<EnginePathStats>
@@ -444,14 +488,22 @@ export interface EngineStats {
 
 /** A sender no source matches, for the dashboard to offer as a new source. */
 export interface EngineUnknownSender {
-  kind: UnknownSenderKind
+  /** What it sends. */
+  kind: SenderKind
+  /** Sender IP address. */
   address: string
   /** Local port it arrived on. */
   port: number
-  /** Per-application tag (`ip/program`), for tagged Scream; null otherwise. */
+  /**
+   * Per-application tag (`ip/program`) for tagged Scream; a source with this tag plays
+   * it. Null otherwise.
+   */
   tag: string | null
+  /** Packets heard. */
   packets: number
+  /** What it sends, for example `scream s16le 48000 Hz 2 ch`. */
   format: string | null
+  /** Time since its last packet, ms. */
   last_seen_ms_ago: number
 }
 
@@ -499,6 +551,9 @@ export interface LayoutInfo {
   mask: number
   channels: number
 }
+
+/** How serious a line of the engine's log is. */
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug' | 'trace'
 
 /** What an MP3 stream's encoder did so far. */
 export interface Mp3StreamStats {
@@ -560,6 +615,9 @@ export type RtpEncoding = 'S16BE' | 'L16' | 'S16LE' | 'L24' | 'S24BE'
 /** A sample format's canonical name. */
 export type SampleFormatName = 's16le' | 's16be' | 's24le' | 's24be' | 's32le'
 
+/** What a sender sends: the protocol its packets arrive in. */
+export type SenderKind = 'scream' | 'scream-tagged' | 'rtp'
+
 /** The instruction set the DSP kernels run with in this process. */
 export declare function simdDispatch(): SimdDispatch
 
@@ -582,9 +640,6 @@ export type SinkProtocol = 'scream' | 'rtp' | 'tcp'
  * listener is.
  */
 export declare function tcpSendQueue(fd: number): number | null
-
-/** What an unknown sender sends. */
-export type UnknownSenderKind = 'scream' | 'scream-tagged' | 'rtp'
 
 export interface WhepAnswer {
   sessionId: string

@@ -5,7 +5,13 @@ import { join, relative, sep } from 'node:path';
 export const MAX_LINES = 450;
 
 /** Files not written by hand (never counted). */
-export const GENERATED = new Set(['native/napi/index.d.ts', 'native/napi/index.js']);
+export const GENERATED = new Set([
+  'native/napi/index.d.ts',
+  'native/napi/index.js',
+  // From the engine's report declarations (npm run contract).
+  'native/napi/src/engine_reports.rs',
+  'daemon/src/schema/generated/engine-reports.ts',
+]);
 
 /** Hand-written files allowed over the limit, each with its reason. Empty: none is. */
 export const LONG_FILE_EXCEPTIONS = new Map();

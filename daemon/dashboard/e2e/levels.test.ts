@@ -121,9 +121,17 @@ describe('levels', () => {
 
   test("the active source's meter and its visualizer move for a tone and stay flat for silence", async () => {
     const { page, context, errors } = await run.open();
-    // Every meter, the active source and the visualizer share one /ws/levels socket.
+    // Every meter, the active source and the visualizer share one /ws/levels socket, whose
+    // levels come as binary frames (decoded by the page).
     const levelSockets: string[] = [];
-    page.on('websocket', (ws) => ws.url().includes('/ws/levels') && levelSockets.push(ws.url()));
+    let binaryFrames = 0;
+    page.on('websocket', (ws) => {
+      if (!ws.url().includes('/ws/levels')) return;
+      levelSockets.push(ws.url());
+      ws.on('framereceived', (f) => {
+        if (typeof f.payload !== 'string') binaryFrames += 1;
+      });
+    });
     await page.reload();
     await ready(page);
     const active = page.getByRole('region', { name: 'Active source' });
@@ -136,7 +144,8 @@ describe('levels', () => {
     await followTheTone(page, meter, /PC: -14\.\d dB · -14\.\d dB/);
     await page.getByRole('meter', { name: 'Level sent to Kitchen' }).waitFor();
     assert.deepEqual(levelSockets, [levelSockets[0]]);
-    assert.match(levelSockets[0]!, /\/ws\/levels\?mode=subscribe$/);
+    assert.match(levelSockets[0]!, /\/ws\/levels\?mode=subscribe&encoding=binary$/);
+    assert.ok(binaryFrames > 10, `${binaryFrames} binary frames`);
     assert.deepEqual(errors, []);
     await context.close();
   });

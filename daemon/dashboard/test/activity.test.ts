@@ -6,6 +6,7 @@ import { SINK_DEFAULTS } from '../../src/schema/sink';
 import { SOURCE_DEFAULTS } from '../../src/schema/source';
 import { type Config, type StatsMessage, solve } from '../src/api/schema';
 import { ActivityTracker, computeActivity } from '../src/lib/activity';
+import { engineStatus } from './engine-status';
 
 /** Discovery as /api/stats reports it with DISCOVERY=off. */
 const DISCOVERY_OFF: StatsMessage['discovery'] = {
@@ -134,24 +135,7 @@ function stats(
   };
   return {
     type: 'stats',
-    engine: {
-      state: 'running',
-      error: null,
-      revision: 1,
-      rejected: null,
-      restarts: 0,
-      last_fault: null,
-      quarantined: [],
-      uptime_s: 1,
-      cpu_s: 0,
-      cpu_percent: 1,
-      simd: { best: 'avx2', used: 'avx2', problem: null },
-      queue_overflows: 0,
-      unknown_packets: 0,
-      malformed_unknown: 0,
-      problems: [],
-      ports: { scream: [4010], tagged: null, rtp: [40000] },
-    },
+    engine: engineStatus({ uptime_s: 1, cpu_percent: 1 }),
     sources: [{ config_id: c.pc.config_id, name: 'PC', packets, lost: 0, ...counters }],
     sinks: [
       {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { EngineStatus, NetworkInfo } from '../src/api/schema';
+import type { NetworkInfo } from '../src/api/schema';
 import { senderAddress, senderCommands, senderPorts } from '../src/lib/commands';
+import { engineStatus } from './engine-status';
 
 const network = (engine_bind: string | null): NetworkInfo => ({
   hostname: 'pi',
@@ -22,24 +23,8 @@ test('the address senders use: the engine bind, else the page host, else a LAN a
   assert.equal(senderAddress(null, 'localhost'), 'localhost');
 });
 
-const engine = (scream: number[], rtp: number[]): EngineStatus => ({
-  state: 'running',
-  error: null,
-  revision: 1,
-  rejected: null,
-  restarts: 0,
-  last_fault: null,
-  quarantined: [],
-  uptime_s: 1,
-  cpu_s: 0,
-  cpu_percent: 0,
-  simd: { best: 'avx2', used: 'avx2', problem: null },
-  queue_overflows: 0,
-  unknown_packets: 0,
-  malformed_unknown: 0,
-  problems: [],
-  ports: { scream, tagged: null, rtp },
-});
+const engine = (scream: number[], rtp: number[]) =>
+  engineStatus({ uptime_s: 1, ports: { scream, tagged: null, rtp } });
 
 test('ports come from the engine (4010 preferred), the documented defaults when it has none', () => {
   assert.deepEqual(senderPorts(engine([16401, 4010], [40000])), { scream: 4010, rtp: 40000 });

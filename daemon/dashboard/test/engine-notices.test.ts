@@ -1,26 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { EngineStatus } from '../src/api/schema';
 import { engineNotices } from '../src/lib/engine-notices';
+import { engineStatus } from './engine-status';
 
-const running: EngineStatus = {
-  state: 'running',
-  error: null,
-  revision: 7,
-  rejected: null,
-  restarts: 0,
-  last_fault: null,
-  quarantined: [],
-  uptime_s: 100,
-  cpu_s: 1,
-  cpu_percent: 1,
-  simd: { best: 'avx2', used: 'avx2', problem: null },
-  queue_overflows: 0,
-  unknown_packets: 0,
-  malformed_unknown: 0,
-  problems: [],
-  ports: { scream: [4010], tagged: null, rtp: [40000] },
-};
+const running = engineStatus({ revision: 7, uptime_s: 100, cpu_s: 1, cpu_percent: 1 });
 
 const fault = {
   thread: 'trib-engine',

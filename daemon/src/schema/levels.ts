@@ -60,6 +60,16 @@ export const LevelsSocketQuery = Type.Object(
           'subscription (id `url`).',
       }),
     ),
+    encoding: Type.Optional(
+      Type.Union([Type.Literal('json'), Type.Literal('binary')], {
+        default: 'json',
+        description:
+          '`binary`: every LevelsMessage is one binary frame, its values the engine’s float32 ' +
+          '(a JSON header without the arrays, then the arrays; the layout is in ' +
+          'daemon/src/schema/levels-frame.ts), about half the bytes of the JSON text. What ' +
+          'the dashboard asks for. Refusals stay JSON text.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,10 +1,22 @@
 // The statistics the engine reports: GET /api/stats and every message of /ws/stats. What the
-// engine reports itself has the types of its own objects (native/napi/index.d.ts): a test
-// (test/engine/contract.test.ts) fails when they drift apart.
+// engine reports itself is declared once, in Rust (native/engine/src/report.rs): its fields here
+// are generated from those declarations (generated/engine-reports.ts, `npm run contract`), as
+// are the binding's types (native/napi/index.d.ts); this file adds what the daemon knows.
 import { type Static, Type } from '@sinclair/typebox';
 import { StreamStats, WebrtcStreamStats } from '../streams/schema.js';
 import { DiscoverySummary } from './discovery-status.js';
 import { FeedsStats } from './feeds.js';
+import {
+  EngineStatsFields,
+  PathStatsDescription,
+  PathStatsFields,
+  SinkStatsDescription,
+  SinkStatsFields,
+  SourceStatsDescription,
+  SourceStatsFields,
+  UnknownSenderDescription,
+  UnknownSenderFields,
+} from './generated/engine-reports.js';
 import { RefusalStats } from './refusals.js';
 
 /** An instruction set the DSP kernels dispatch to; sse2 is the x86-64 baseline. */
@@ -16,115 +28,35 @@ const InstructionSet = Type.Union([
 
 const count = (description: string) => Type.Number({ minimum: 0, description });
 
-const ms = (description: string) => Type.Number({ minimum: 0, description });
+export const SourceStats = Type.Object(SourceStatsFields, {
+  title: 'SourceStats',
+  description: SourceStatsDescription,
+  additionalProperties: false,
+});
 
-/** What a source's readers did that a listener could hear. */
-const GlitchStats = {
-  correction_ppm: Type.Number({
-    description:
-      'Rate adjustment the readers apply now: the drift they correct for (drift_ppm, counted ' +
-      'at the weight its precision earns) plus a correction of the buffer level of at most ' +
-      '+-50 ppm, ppm; it moves towards that sum by at most 20 ppm per second.',
-  }),
-  underruns: count('Times a reader ran dry while the source was sending.'),
-  silence_ms: ms('Silence played because of those, ms.'),
-  concealed: count('Gaps concealed because packets were lost or came too late.'),
-  concealed_ms: ms('Audio replaced by concealment, ms.'),
-  skips: count('Skips ahead over queued audio (a sender catching up after a stall).'),
-  skipped_ms: ms('Audio skipped, ms.'),
-  repeats: count('Steps back that played audio again (far too little queued).'),
-  repeated_ms: ms('Audio played twice, ms.'),
-};
-
-export const SourceStats = Type.Object(
-  {
-    config_id: Type.String({ description: 'The source this stream was matched to.' }),
-    name: Type.String(),
-    packets: count('Packets received.'),
-    bytes: count('Payload bytes received.'),
-    lost: count('Packets never received (RFC 3550: a late arrival counts as received).'),
-    late: count('Packets that arrived after their audio had played.'),
-    reordered: count('Packets that arrived out of order (put back in place).'),
-    duplicates: count('Packets received twice.'),
-    malformed: count('Malformed, truncated or oversized packets dropped.'),
-    rtcp_packets: count('RTCP sender/receiver reports received.'),
-    jitter_ms: Type.Number({ description: 'Interarrival jitter (RFC 3550), ms.' }),
-    buffer_ms: Type.Number({ description: 'Audio queued ahead of playback, ms.' }),
-    drift_ppm: Type.Number({
-      description: "Sender clock error against the router's clock, ppm (positive: fast).",
-    }),
-    ...GlitchStats,
-    format_problem: Type.Union([Type.String(), Type.Null()], {
-      description:
-        "What arrives disagrees with the source's settings (a static RTP payload type of another " +
-        'format, which then plays as the payload type says); null when it agrees.',
-    }),
-    format: Type.Union([Type.String(), Type.Null()], {
-      description: 'Detected stream format, e.g. "rtp L16 48000 Hz 2 ch"; null before any packet.',
-      examples: ['scream s16le 48000 Hz 2 ch'],
-    }),
-  },
-  { title: 'SourceStats', additionalProperties: false },
-);
-
-export const SinkStats = Type.Object(
-  {
-    config_id: Type.String(),
-    name: Type.String(),
-    packets: count('Packets sent.'),
-    bytes: count('Bytes sent.'),
-    underruns: count('Times a playing path ran out of buffered audio (concealed with a fade).'),
-    silence_ms: ms('Silence its paths played because a source ran dry, ms.'),
-    concealed: count('Gaps its paths concealed (lost or late packets).'),
-    concealed_ms: ms('Audio its paths replaced by concealment, ms.'),
-    send_errors: count('Packets the network refused (or TCP chunks dropped).'),
-    queue_bytes: count('Bytes rendered but not yet sent.'),
-    max_late_ms: Type.Number({
-      description: 'Largest lateness of a packet against its deadline since the last report, ms.',
-    }),
-  },
-  { title: 'SinkStats', additionalProperties: false },
-);
+export const SinkStats = Type.Object(SinkStatsFields, {
+  title: 'SinkStats',
+  description: SinkStatsDescription,
+  additionalProperties: false,
+});
 
 export const PathStats = Type.Object(
   {
-    source_config_id: Type.String({ description: 'The source of this path.' }),
-    sink_config_id: Type.String({ description: 'The sink it plays on.' }),
+    ...PathStatsFields,
     route_config_id: Type.Union([Type.String(), Type.Null()], {
       description:
         'The route the solver chose this path through (the loudest when several lead from the ' +
         'source to the sink); null if the configuration changed since the engine applied it.',
     }),
-    underruns: count('Times the path ran out of buffered audio while its source was sending.'),
-    silence_ms: ms('Silence it played because of those, ms.'),
-    concealed: count('Gaps it concealed because packets were lost or came too late.'),
-    concealed_ms: ms('Audio it replaced by concealment, ms.'),
   },
-  {
-    title: 'PathStats',
-    additionalProperties: false,
-    description:
-      'One source playing on one sink: the part of the sink’s underruns, silence and ' +
-      'concealment that came through it (a sink’s counters are the sums over its paths). ' +
-      'Kept while the path exists, across configuration changes.',
-  },
+  { title: 'PathStats', additionalProperties: false, description: PathStatsDescription },
 );
 
-export const UnknownSender = Type.Object(
-  {
-    kind: Type.Union([Type.Literal('scream'), Type.Literal('scream-tagged'), Type.Literal('rtp')]),
-    address: Type.String({ description: 'Sender IP address.', examples: ['192.168.1.30'] }),
-    port: Type.Integer({ description: 'Local port it arrived on.', examples: [4010] }),
-    tag: Type.Union([Type.String(), Type.Null()], {
-      description:
-        'Per-application tag (ip/program) for tagged Scream; a source with this tag plays it.',
-    }),
-    packets: count('Packets heard.'),
-    format: Type.Union([Type.String(), Type.Null()]),
-    last_seen_ms_ago: Type.Number(),
-  },
-  { title: 'UnknownSender', additionalProperties: false },
-);
+export const UnknownSender = Type.Object(UnknownSenderFields, {
+  title: 'UnknownSender',
+  description: UnknownSenderDescription,
+  additionalProperties: false,
+});
 
 export const Culprit = Type.Object(
   {
@@ -196,8 +128,9 @@ export const EngineStatus = Type.Object(
         'Sources and sinks left out because the engine failed three times within 60 s while ' +
         'playing them; they play again when their settings change, or after 5 minutes.',
     }),
-    uptime_s: Type.Number(),
-    cpu_s: Type.Number({ description: "CPU time of the engine's threads since start, s." }),
+    // uptime_s, cpu_s, queue_overflows, unknown_packets, malformed_unknown (and more the engine
+    // declares): the engine's own counters.
+    ...EngineStatsFields,
     cpu_percent: Type.Number({
       description: 'CPU use of the engine over the last interval, % of one core.',
     }),
@@ -218,9 +151,6 @@ export const EngineStatus = Type.Object(
           'TRIBUTARY_SIMD setting asks for less (to run as a lesser CPU would).',
       },
     ),
-    queue_overflows: count('Datagrams dropped because the engine fell behind.'),
-    unknown_packets: count('Packets from senders no source matches.'),
-    malformed_unknown: count('Malformed packets from unknown senders.'),
     problems: Type.Array(Type.String(), {
       description:
         'What the engine left out of the last configuration (a sink it cannot play, a source ' +

@@ -41,7 +41,7 @@ const POLICY: Record<FeedName, 'close' | 'skip'> = {
 
 /**
  * A message, or how to make it: a function is called only when the message is sent, so a
- * skipped message costs nothing to make.
+ * skipped message costs nothing to make. Sent as JSON text, or a Uint8Array as a binary frame.
  */
 export type FeedMessage = object | (() => object);
 
@@ -117,7 +117,9 @@ export class Feeds {
         return;
       }
       counters.messages += 1;
-      socket.send(JSON.stringify(typeof message === 'function' ? message() : message));
+      const made = typeof message === 'function' ? message() : message;
+      // A binary frame (levels with encoding=binary) as it is; anything else as JSON text.
+      socket.send(made instanceof Uint8Array ? made : JSON.stringify(made));
     };
     return { socket, send };
   }

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { createSocket, type Socket } from 'node:dgram';
 import { describe, type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { decodeLevelsFrame } from '../../src/schema/levels-frame.js';
 import { build, localEngine as local } from '../helpers.js';
 
 interface Levels {
@@ -59,23 +60,28 @@ async function until(what: string, check: () => boolean, ms = 5000) {
   }
 }
 
+/** A daemon whose source PC plays on the sink Kitchen (a UDP socket of the test), and its stats. */
+async function pcToKitchen(t: TestContext) {
+  const app = await build(t, { engine: local });
+  const rx = await udp(t);
+  for (const [url, payload] of [
+    ['/sinks', { name: 'Kitchen', ip: '127.0.0.1', port: rx.address().port }],
+    ['/sources', { name: 'PC', ip: '127.0.0.1' }],
+    ['/routes', { name: 'PC to Kitchen', source: 'PC', sink: 'Kitchen' }],
+  ] as const) {
+    const res = await app.inject({ method: 'POST', url, payload });
+    assert.equal(res.statusCode, 201, res.body);
+  }
+  return { app, stats: (await app.inject('/api/stats')).json() };
+}
+
 const loudestBand = (spectrum: number[]) => spectrum.indexOf(Math.max(...spectrum));
 /** Centre of band `b` of 64 log-spaced bands from 20 Hz to 20 kHz. */
 const centreHz = (b: number) => 20 * 1000 ** ((b + 0.5) / 64);
 
 describe('sink and source levels', () => {
   test('a routed tone shows its level, spectrum and waveform on /ws/levels; silence reads zero', async (t) => {
-    const app = await build(t, { engine: local });
-    const rx = await udp(t);
-    for (const [url, payload] of [
-      ['/sinks', { name: 'Kitchen', ip: '127.0.0.1', port: rx.address().port }],
-      ['/sources', { name: 'PC', ip: '127.0.0.1' }],
-      ['/routes', { name: 'PC to Kitchen', source: 'PC', sink: 'Kitchen' }],
-    ] as const) {
-      const res = await app.inject({ method: 'POST', url, payload });
-      assert.equal(res.statusCode, 201, res.body);
-    }
-    const stats = (await app.inject('/api/stats')).json();
+    const { app, stats } = await pcToKitchen(t);
     const sinkId: string = stats.sinks[0].config_id;
 
     // Nobody has read it: the engine has measured nothing.
@@ -127,6 +133,71 @@ describe('sink and source levels', () => {
     await until('silence on the meter', () => latest()?.peak[0] === 0, 4000);
     await until('silence in the spectrum', () => Math.max(...latest()!.spectrum!) <= -100, 2000);
     assert.ok(latest()!.wave_max!.every((v) => v === 0));
+  });
+
+  test('encoding=binary: the same levels as binary frames, in fewer bytes per second', async (t) => {
+    const { app, stats } = await pcToKitchen(t);
+    const stop = tone(await udp(t), stats.engine.ports.scream[0], 1000, 0.5);
+    t.after(stop);
+    // One socket per detail and encoding, all open at once on the same tone.
+    const sockets = new Map<
+      string,
+      { bytes: number; messages: number; binary: boolean; last: Buffer | null }
+    >();
+    for (const detail of ['full', 'meter']) {
+      for (const encoding of ['json', 'binary']) {
+        const seen = { bytes: 0, messages: 0, binary: true, last: null as Buffer | null };
+        sockets.set(`${detail} ${encoding}`, seen);
+        const ws = await app.injectWS(
+          `/ws/levels?detail=${detail}&encoding=${encoding}`,
+          {},
+          {
+            onInit: (s) =>
+              s.on('message', (d: Buffer, binary: boolean) => {
+                seen.bytes += d.length;
+                seen.messages += 1;
+                seen.binary &&= binary;
+                seen.last = d;
+              }),
+          },
+        );
+        t.after(() => ws.terminate());
+      }
+    }
+    const json = () => JSON.parse(String(sockets.get('full json')!.last)) as { sinks: Levels[] };
+    await until('the tone on the meter', () => (json().sinks[0]?.peak[0] ?? 0) > 0.45);
+    for (const seen of sockets.values()) Object.assign(seen, { bytes: 0, messages: 0 });
+    await sleep(3000);
+    const perSecond = (key: string) => Math.round(sockets.get(key)!.bytes / 3);
+    for (const detail of ['full', 'meter']) {
+      const [text, frames] = [perSecond(`${detail} json`), perSecond(`${detail} binary`)];
+      const size = (key: string) => {
+        const { bytes, messages } = sockets.get(key)!;
+        return `${Math.round(bytes / messages)} B x ${(messages / 3).toFixed(1)}/s`;
+      };
+      t.diagnostic(
+        `detail=${detail}: JSON ${text} B/s (${size(`${detail} json`)}), ` +
+          `binary ${frames} B/s (${size(`${detail} binary`)}) per socket`,
+      );
+      assert.ok(frames < text, `${detail}: binary ${frames} B/s, JSON ${text} B/s`);
+      assert.ok(sockets.get(`${detail} binary`)!.binary, 'binary frames');
+      assert.ok(!sockets.get(`${detail} json`)!.binary, 'JSON text');
+    }
+    const full = decodeLevelsFrame(sockets.get('full binary')!.last!).sinks[0]!;
+    const meter = decodeLevelsFrame(sockets.get('meter binary')!.last!).sinks[0]!;
+    const text = json().sinks[0]!;
+    assert.deepEqual(
+      [full.name, full.channels, full.spectrum?.length, full.wave_min?.length],
+      [text.name, text.channels, 64, 256],
+    );
+    for (const c of [0, 1]) assert.ok(Math.abs(full.peak[c]! - 0.5) < 0.02, `${full.peak}`);
+    assert.equal(loudestBand(full.spectrum!), loudestBand(text.spectrum!));
+    assert.deepEqual(
+      Object.keys(meter).sort(),
+      Object.keys(text)
+        .sort()
+        .filter((k) => !k.startsWith('wave') && k !== 'spectrum'),
+    );
   });
 
   test('detail=meter sends peak and RMS only; bad queries get 400; a plain GET of the socket 426; engine off, no sinks', async (t) => {

@@ -17,6 +17,7 @@ import { faultInjectingEngine } from './fault-binding.js';
 interface Line {
   level: number;
   msg: string;
+  component?: string;
 }
 
 async function daemon(t: TestContext, binding: EngineClass, engine: typeof local | null = local) {
@@ -123,10 +124,12 @@ describe('the supervised engine in the daemon', () => {
     assert.ok(audio < 1000, `audio back after ${audio} ms`);
     await sleep(300); // the health watch logs within HEALTH_POLL_MS
     const errors = lines.filter((l) => l.level >= 50).map((l) => l.msg);
-    assert.ok(
-      errors.some((m) => /audio engine: thread trib-engine failed: injected fault/.test(m)),
-      errors.join('\n'),
-    );
+    // Said once: by the engine (its log is the daemon's), not again by the daemon.
+    const said = lines.filter((l) => /thread trib-engine failed: injected fault/.test(l.msg));
+    assert.equal(said.length, 1, errors.join('\n'));
+    assert.equal(said[0]!.level, 50);
+    assert.equal(said[0]!.component, 'engine');
+    assert.match(said[0]!.msg, /; restarting it$/);
     assert.ok(lines.some((l) => /audio engine restarted \d+ ms after the fault/.test(l.msg)));
     t.diagnostic(
       `stats running again after ${Math.round(running)} ms; audio back after ${Math.round(audio)} ms`,
@@ -161,8 +164,9 @@ describe('the supervised engine in the daemon', () => {
     );
     await sleep(300);
     const errors = lines.filter((l) => l.level >= 50).map((l) => l.msg);
-    assert.ok(
-      errors.some((m) => /source 'PC' is quarantined/.test(m)),
+    assert.equal(
+      errors.filter((m) => /source 'PC' is quarantined/.test(m)).length,
+      1,
       errors.join('\n'),
     );
     // A change of its settings gives it another chance.
@@ -184,6 +188,54 @@ describe('the supervised engine in the daemon', () => {
       /would be refused by the audio engine: sinks\[0\]\.ip: it does not like this one/,
     );
     assert.deepEqual((await json('GET', '/sinks')).body, []);
+  });
+});
+
+describe('the solver', () => {
+  test('runs once per change: the state checked before saving is the one applied', async (t) => {
+    const { Engine } = await import('@tributary/native');
+    type State = Parameters<typeof Engine.check>[0];
+    const checked: State[] = [];
+    const applied: State[] = [];
+    class Recording extends Engine {
+      static override check(state: State) {
+        checked.push(state);
+        return Engine.check(state);
+      }
+      override apply(state: State) {
+        applied.push(state);
+        return super.apply(state);
+      }
+    }
+    const { json } = await daemon(t, Recording);
+    assert.equal(applied.length, 1, 'the configuration at start');
+    await json('POST', '/sinks', { name: 'Out', ip: '127.0.0.1', port: 4099 });
+    await json('POST', '/sources', { name: 'PC', ip: '127.0.0.1' });
+    await json('POST', '/routes', { name: 'PC to Out', source: 'PC', sink: 'Out' });
+    assert.equal(checked.length, 3);
+    assert.equal(applied.length, 4);
+    for (const [i, state] of checked.entries()) {
+      assert.equal(applied[i + 1], state, `change ${i + 1}: solved again to apply it`);
+    }
+    assert.equal(applied[3]!.sinks[0]!.paths.length, 1, 'the route plays');
+  });
+});
+
+describe("the engine's log", () => {
+  test("an engine warning is one of the daemon's JSON lines, with the same fields", async (t) => {
+    const { Engine } = await import('@tributary/native');
+    // The port after the RTP port (its RTCP port) is taken: the engine says so, and plays on.
+    const taken = await udp(t);
+    const rtcp = taken.address().port;
+    const { fastify, lines } = await daemon(t, Engine, { ...local, rtpPorts: [rtcp - 1] });
+    fastify.log.child({ component: 'engine' }).info('a line of the daemon');
+    await sleep(500); // the engine's lines are taken every HEALTH_POLL_MS
+    const said = lines.filter((l) => l.msg.startsWith(`no RTCP for RTP port ${rtcp - 1}:`));
+    assert.equal(said.length, 1, JSON.stringify(lines));
+    assert.equal(said[0]!.level, 40, 'a warning');
+    const own = lines.find((l) => l.msg === 'a line of the daemon')!;
+    assert.deepEqual(Object.keys(said[0]!).sort(), Object.keys(own).sort());
+    assert.equal(said[0]!.component, 'engine');
   });
 });
 

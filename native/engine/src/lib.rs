@@ -18,8 +18,9 @@
 pub mod desired;
 pub mod graph;
 pub mod limits;
-pub mod log;
+pub mod logging;
 pub mod options;
+pub mod report;
 pub mod runtime;
 pub mod sink;
 pub mod source;
@@ -27,6 +28,7 @@ pub mod wire;
 pub mod work;
 
 pub use desired::{ConfigError, DesiredState, PathSpec, RtpSourceSpec, SinkProtocol, SinkSpec};
+pub use logging::{LogLevel, LogLine};
 pub use options::{EngineOptions, JitterConfig};
 pub use runtime::engine::Engine;
 pub use runtime::fault::Culprit;
@@ -43,6 +45,7 @@ pub use sink::listen::whep::{
     WhepAnswer, WhepBind, WhepError, WhepPatchError, WhepRequest, WhepServer, WhepSessionInfo,
 };
 pub use source::unknown::UnknownSender;
+pub use wire::SenderKind;
 
 /// The unit tests' allocator: the system's, counting what each thread allocates, so a test can
 /// prove that a real-time call allocates nothing (other tests run on other threads).

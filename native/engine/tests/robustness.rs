@@ -174,7 +174,7 @@ fn unknown_senders_are_listed_not_played_and_stop_is_clean() {
     let unknown = engine.unknown_senders();
     assert_eq!(unknown.len(), 1, "{unknown:?}");
     assert_eq!(unknown[0].address, "127.0.0.1");
-    assert_eq!(unknown[0].kind, "scream");
+    assert_eq!(unknown[0].kind, tributary_engine::wire::SenderKind::Scream);
     assert!(unknown[0].packets > 20);
     assert_eq!(
         unknown[0].format.as_deref(),

@@ -9,8 +9,9 @@ use tributary_engine::Engine as Core;
 
 use crate::convert::invalid;
 use crate::engine_options::{core_options, EngineOptions};
+use crate::engine_reports::{EngineStats, EngineUnknownSender};
 use crate::engine_state::{desired_state, EngineState};
-use crate::engine_stats::{self, EnginePorts, EngineStats, EngineUnknownSender};
+use crate::engine_stats::{self, EnginePorts};
 
 /// The audio engine: receivers, jitter buffers, per-sink mixers and senders on their own
 /// threads. Create it, `apply()` the solver output on every change, `stop()` it on shutdown.
@@ -26,6 +27,8 @@ impl Engine {
     #[napi(constructor, catch_unwind)]
     pub fn new(options: Option<EngineOptions>) -> napi::Result<Self> {
         let opts = core_options(options.unwrap_or_default())?;
+        // The engine's log goes to a queue the host takes it from (`takeEngineLog`).
+        tributary_engine::logging::install();
         let core =
             Core::start(opts).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?;
         Ok(Self { inner: Some(core) })
@@ -49,7 +52,7 @@ impl Engine {
     /// Counters and estimates for every source and sink.
     #[napi(catch_unwind)]
     pub fn stats(&mut self) -> napi::Result<EngineStats> {
-        Ok(engine_stats::stats(self.core()?.stats()))
+        Ok(self.core()?.stats().into())
     }
 
     /// Senders no source matches, most recently heard first.
@@ -59,7 +62,7 @@ impl Engine {
             .core()?
             .unknown_senders()
             .into_iter()
-            .map(engine_stats::unknown_sender)
+            .map(EngineUnknownSender::from)
             .collect())
     }
 

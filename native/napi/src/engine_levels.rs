@@ -1,9 +1,11 @@
 //! `engine.levels(ids)` and `engine.sourceLevels(ids)`: each sink's (or source's) peak and RMS
 //! per channel, a 64-band spectrum and a decimated waveform of what it sends (a source: what it
 //! sends into the graph), for meters and visualizers. Reading one is what makes the engine
-//! measure it (for two seconds after each read); nobody reading costs nothing.
+//! measure it (for two seconds after each read); nobody reading costs nothing. The values cross
+//! as the engine's `f32` (`Float32Array`), not widened to JavaScript numbers one by one.
 
 use crate::engine::Engine;
+use napi::bindgen_prelude::Float32Array;
 use napi_derive::napi;
 
 /// One sink's levels as sent, or one source's as it enters the graph.
@@ -18,33 +20,32 @@ pub struct EngineLevels {
     /// Meter windows (~33 ms each) measured so far; unchanged between two reads: nothing new.
     pub windows: f64,
     /// Per channel, linear (1.0 is full scale), over the latest window.
-    pub peak: Vec<f64>,
-    pub rms: Vec<f64>,
+    pub peak: Float32Array,
+    pub rms: Float32Array,
     /// 64 levels in dBFS (-120 floor), log-spaced from 20 Hz to 20 kHz (or half the rate).
-    pub spectrum: Vec<f64>,
+    pub spectrum: Float32Array,
     /// The channels' average over the latest 2048 samples in 256 stretches: the lowest sample
     /// of each...
     #[napi(js_name = "wave_min")]
-    pub wave_min: Vec<f64>,
+    pub wave_min: Float32Array,
     /// ...and the highest.
     #[napi(js_name = "wave_max")]
-    pub wave_max: Vec<f64>,
+    pub wave_max: Float32Array,
 }
 
 impl From<tributary_engine::Levels> for EngineLevels {
     fn from(l: tributary_engine::Levels) -> Self {
-        let widen = |v: Vec<f32>| v.into_iter().map(f64::from).collect();
         Self {
             config_id: l.id,
             name: l.name,
             channels: l.channels as u32,
             sample_rate: l.sample_rate,
             windows: l.windows as f64,
-            peak: widen(l.peak),
-            rms: widen(l.rms),
-            spectrum: widen(l.spectrum),
-            wave_min: widen(l.wave_min),
-            wave_max: widen(l.wave_max),
+            peak: l.peak.into(),
+            rms: l.rms.into(),
+            spectrum: l.spectrum.into(),
+            wave_min: l.wave_min.into(),
+            wave_max: l.wave_max.into(),
         }
     }
 }

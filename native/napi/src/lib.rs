@@ -17,7 +17,11 @@ mod engine;
 mod engine_faults;
 mod engine_health;
 mod engine_levels;
+mod engine_log;
 mod engine_options;
+// Generated from the engine's report declarations (`npm run contract`), written as generated.
+#[rustfmt::skip]
+mod engine_reports;
 mod engine_state;
 mod engine_stats;
 mod engine_streams;

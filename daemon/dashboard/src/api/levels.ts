@@ -2,9 +2,15 @@
 // visualizer is a subscription on it (subscribe and unsubscribe messages), and each message
 // carries the union of them, read once by the engine. The socket opens with the first
 // subscription, closes a moment after the last (so a view change does not reconnect),
-// reconnects on its own and subscribes again. Listeners get every message; meters and the
-// visualizer draw from it without React re-rendering 30 times a second.
-import type { LevelsMessage, LevelsQuery, LevelsRefusal } from './schema';
+// reconnects on its own and subscribes again. Levels come as binary frames (`encoding=binary`:
+// the engine's float32 values, decoded here); refusals as JSON text. Listeners get every
+// message; meters and the visualizer draw from it without React re-rendering 30 times a second.
+import {
+  decodeLevelsFrame,
+  type LevelsMessage,
+  type LevelsQuery,
+  type LevelsRefusal,
+} from './schema';
 
 type Listener = (message: LevelsMessage) => void;
 
@@ -87,7 +93,11 @@ export class LevelSocket {
     socket.onmessage = (event) => {
       let message: LevelsMessage | LevelsRefusal;
       try {
-        message = JSON.parse(String(event.data)) as LevelsMessage | LevelsRefusal;
+        const data: unknown = event.data;
+        message =
+          data instanceof ArrayBuffer || data instanceof Uint8Array
+            ? decodeLevelsFrame(data)
+            : (JSON.parse(String(data)) as LevelsMessage | LevelsRefusal);
       } catch {
         return; // A message we cannot read is skipped; the next comes 33 ms later.
       }
@@ -126,7 +136,11 @@ let shared: LevelSocket | null = null;
 export function levelSocket(): LevelSocket {
   shared ??= new LevelSocket(() => {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    return new WebSocket(`${scheme}://${location.host}/ws/levels?mode=subscribe`);
+    const socket = new WebSocket(
+      `${scheme}://${location.host}/ws/levels?mode=subscribe&encoding=binary`,
+    );
+    socket.binaryType = 'arraybuffer';
+    return socket;
   });
   return shared;
 }

@@ -1,6 +1,6 @@
 // The one seam between the dashboard and the daemon's schema: every API type and constant the
 // dashboard uses comes from daemon/src (TypeBox types, plain constants), never retyped here.
-// Values come from schema/constants.ts and schema/name.ts only, which have no TypeBox, so the
+// Values come from schema/constants.ts, schema/name.ts and schema/levels-frame.ts only, which have no TypeBox, so the
 // schema builder stays out of the browser. The solver is the daemon's own, so what a card says plays is what the
 // engine is told to play.
 import type { StatsMessage } from '../../../src/schema/stats.js';
@@ -42,6 +42,7 @@ export type {
   LevelsRefusal,
   SinkLevels,
 } from '../../../src/schema/levels.js';
+export { decodeLevelsFrame } from '../../../src/schema/levels-frame.js';
 export { isName } from '../../../src/schema/name.js';
 export type { ErrorResponse, Problem } from '../../../src/schema/problem.js';
 export type { Route, RouteInput, RoutePatch } from '../../../src/schema/route.js';

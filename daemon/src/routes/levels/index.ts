@@ -7,7 +7,7 @@ import {
   LevelsSocketQuery,
 } from '../../schema/levels.js';
 import { errors, feed, upgradeRequired, webSocket } from '../shared.js';
-import { LevelSubscriptions, levelsFor } from './subscriptions.js';
+import { LevelSubscriptions, levelsFor, levelsFrameFor } from './subscriptions.js';
 
 const tags = ['System'];
 
@@ -39,11 +39,12 @@ const levelRoutes: FastifyPluginAsync = async (fastify) => {
     '/ws/levels',
     {
       ...webSocket((socket, request) => {
-        const { mode, ...query } = request.query as LevelsSocketQuery;
+        const { mode, encoding, ...query } = request.query as LevelsSocketQuery;
         const subscriptions = new LevelSubscriptions(mode === 'subscribe' ? undefined : query);
+        const message = encoding === 'binary' ? levelsFrameFor : levelsFor;
         feed(fastify.feeds.open(socket, 'levels', request), (send) => {
           const tick = () => {
-            if (subscriptions.size > 0) send(() => levelsFor(engine, subscriptions.values()));
+            if (subscriptions.size > 0) send(() => message(engine, subscriptions.values()));
           };
           socket.on('message', (data, binary) => {
             const refusal = subscriptions.handle(binary ? '' : String(data));
@@ -66,7 +67,9 @@ const levelRoutes: FastifyPluginAsync = async (fastify) => {
           'the client sends `{"type":"subscribe","id":"meters","detail":"meter"}` (a ' +
           'LevelsSubscribe: an id of its choosing and the fields of the query) to add or change ' +
           'one and `{"type":"unsubscribe","id":"meters"}` to end it, and every message reports ' +
-          'the union of them. The URL query is the first subscription (id `url`); with ' +
+          'the union of them. With `encoding=binary` each LevelsMessage comes as one binary ' +
+          'frame instead (float32 values; the dashboard decodes it). The URL query is the ' +
+          'first subscription (id `url`); with ' +
           '`mode=subscribe` the socket starts with none and sends nothing until one is made. A ' +
           'message the daemon cannot act on is answered with a LevelsRefusal (`type: "error"`, ' +
           'the field and the rule) and changes nothing. A message is skipped while the socket ' +

@@ -13,14 +13,23 @@ import {
   MAX_LEVEL_SUBSCRIPTIONS,
   type SinkLevels,
 } from '../../schema/levels.js';
+import {
+  encodeLevelsFrame,
+  type LEVEL_ARRAYS,
+  type LevelsToEncode,
+} from '../../schema/levels-frame.js';
 import { check, makeProblem } from '../../schema/validate.js';
 
 type Detail = NonNullable<LevelsQuery['detail']>;
 
+/** One sink's or source's levels as the engine reads them (its arrays are Float32Array). */
+type Read = Omit<EngineLevels, (typeof LEVEL_ARRAYS)[number]> &
+  Record<(typeof LEVEL_ARRAYS)[number], ArrayLike<number>>;
+
 /** What the engine reads for the sinks and sources of some subscriptions. */
 export interface LevelsReader {
-  levels(ids: string[]): EngineLevels[];
-  sourceLevels(ids: string[]): EngineLevels[];
+  levels(ids: string[]): Read[];
+  sourceLevels(ids: string[]): Read[];
 }
 
 const round = (digits: number) => {
@@ -31,24 +40,32 @@ const fine = round(5);
 const tenth = round(1);
 const wave = round(4);
 
-/** What a message carries of one sink's or source's levels (`meter`: no spectrum). */
-function shown(l: EngineLevels, detail: Detail): SinkLevels {
+/** What a message carries of one sink's or source's levels (`meter`: no spectrum), as read. */
+function shown(l: Read, detail: Detail): LevelsToEncode {
   const meter = {
     config_id: l.config_id,
     name: l.name,
     channels: l.channels,
     sample_rate: l.sample_rate,
     windows: l.windows,
-    peak: l.peak.map(fine),
-    rms: l.rms.map(fine),
+    peak: l.peak,
+    rms: l.rms,
   };
   if (detail === 'meter') return meter;
-  return {
-    ...meter,
-    spectrum: l.spectrum.map(tenth),
-    wave_min: l.wave_min.map(wave),
-    wave_max: l.wave_max.map(wave),
+  return { ...meter, spectrum: l.spectrum, wave_min: l.wave_min, wave_max: l.wave_max };
+}
+
+/** The same as JSON carries it: plain arrays, rounded to what a meter or a plot shows. */
+function asJson({ peak, rms, spectrum, wave_min, wave_max, ...fields }: LevelsToEncode) {
+  const out: SinkLevels = {
+    ...fields,
+    peak: Array.from(peak, fine),
+    rms: Array.from(rms, fine),
   };
+  if (spectrum) out.spectrum = Array.from(spectrum, tenth);
+  if (wave_min) out.wave_min = Array.from(wave_min, wave);
+  if (wave_max) out.wave_max = Array.from(wave_max, wave);
+  return out;
 }
 
 const more = (a: Detail | undefined, b: Detail): Detail =>
@@ -60,6 +77,20 @@ export function levelsFor(
   engine: LevelsReader,
   subscriptions: Iterable<LevelsQuery>,
 ): LevelsMessage {
+  const { sinks, sources } = readLevels(engine, subscriptions);
+  return { type: 'levels', sinks: sinks.map(asJson), sources: sources.map(asJson) };
+}
+
+/** The same message as one binary frame (`encoding=binary`: schema/levels-frame.ts). */
+export function levelsFrameFor(
+  engine: LevelsReader,
+  subscriptions: Iterable<LevelsQuery>,
+): Uint8Array {
+  return encodeLevelsFrame(readLevels(engine, subscriptions));
+}
+
+/** What the engine reads for a set of subscriptions, each level with the detail asked for. */
+function readLevels(engine: LevelsReader, subscriptions: Iterable<LevelsQuery>) {
   // Detail for every sink (when one subscription names none), per sink and per source.
   let everySink: Detail | undefined;
   const sinks = new Map<string, Detail>();
@@ -77,7 +108,6 @@ export function levelsFor(
         ? engine.levels([...sinks.keys()])
         : [];
   return {
-    type: 'levels',
     sinks: read.map((l) => shown(l, sinkDetail(l.config_id))),
     sources:
       sources.size > 0

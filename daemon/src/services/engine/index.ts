@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { makeProblem } from '../../schema/validate.js';
 import type { EngineSettings } from '../../settings/engine.js';
-import { type EngineClass, EngineService, engineRefusal } from './service.js';
+import { type EngineClass, EngineService } from './service.js';
 
 export type { EngineClass } from './service.js';
 
@@ -41,9 +41,10 @@ export default fp(
     fastify.decorate('engine', service);
     const store = fastify.configStore;
     // A change the engine would refuse is refused before it is saved (400 saying why), with
-    // the engine on or off (it would be refused once it is on).
+    // the engine on or off (it would be refused once it is on). The solver's output checked
+    // here is the one applied once the change is saved (solved once per change).
     store.addCheck((config) => {
-      const reason = engineRefusal(config, options.binding);
+      const reason = service.refusal(config);
       return reason === null
         ? []
         : [makeProblem('', 'engine', `would be refused by the audio engine: ${reason}`)];

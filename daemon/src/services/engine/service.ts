@@ -1,18 +1,24 @@
 // The engine service: starts the native audio engine, applies the solver's output (the engine's
 // desired state as it is) on every configuration change, reports statistics (the engine's own
-// objects: schema/stats.ts is checked against their types), watches the engine's supervisor
-// (faults, restarts, quarantines: logged as they happen), and stops the engine with the app.
+// objects: schema/stats.ts is generated from their declarations), writes the engine's own log
+// lines to the daemon's log (faults and quarantines are logged there, by the engine, once),
+// notes its restarts, and stops the engine with the app.
+import { isDeepStrictEqual } from 'node:util';
 import {
   Engine,
   type EngineHealth,
   type EngineLevels,
+  type EngineLogLine,
+  type EngineStats,
   type Mp3Stream,
   simdDispatch,
 } from '@tributary/native';
 import type { ConfigSnapshot } from '../../config/store.js';
+import { EngineStatsFields } from '../../schema/generated/engine-reports.js';
 import type { StatsMessage } from '../../schema/stats.js';
 import type { EngineSettings } from '../../settings/engine.js';
 import { solve } from '../../solver/solve.js';
+import type { SolverOutput } from '../../solver/types.js';
 import { CpuMeter } from '../cpu-meter.js';
 
 export interface EngineLogger {
@@ -23,21 +29,33 @@ export interface EngineLogger {
 
 const EMPTY_PORTS: StatsMessage['engine']['ports'] = { scream: [], tagged: null, rtp: [] };
 
+/** The engine's own counters, every one 0 (the engine is off or stopped). */
+const NO_COUNTERS = Object.fromEntries(
+  Object.keys(EngineStatsFields).map((name) => [name, 0]),
+) as unknown as Omit<EngineStats, 'sources' | 'sinks' | 'paths'> & Partial<EngineStats>;
+
 /** The instruction set the DSP kernels run with in this process (decided once, at load). */
 const SIMD = (() => {
   const { best, used, problem } = simdDispatch();
   return { best, used, problem: problem ?? null };
 })();
 
-/** How often the engine's health is read (faults are logged at most this late). */
+/** How often the engine's health and log are read (its lines reach the log at most this late). */
 export const HEALTH_POLL_MS = 200;
 
 /** The engine class: the binding's, or (tests only) one built with fault injection. */
 export type EngineClass = typeof Engine;
 
-/** Why the engine would refuse the configuration, or null (nothing is applied). */
-export function engineRefusal(config: ConfigSnapshot['config'], binding: EngineClass = Engine) {
-  return binding.check(solve(config));
+/** What the solver reads of a configuration. */
+type SolverInput = Pick<ConfigSnapshot['config'], 'sinks' | 'sources' | 'routes'>;
+
+/** Writes the engine's log lines (its threads', taken from the binding) to the daemon's log. */
+function writeEngineLog(log: EngineLogger, lines: EngineLogLine[]): void {
+  for (const { level, message } of lines) {
+    if (level === 'error') log.error(message);
+    else if (level === 'warn') log.warn(message);
+    else log.info(message);
+  }
 }
 
 /** The engine's WebRTC (WHEP) calls. */
@@ -64,10 +82,15 @@ export class EngineService {
   /** The route of every path the engine plays, by sink and source. */
   #routes = new Map<string, string>();
   #watch: NodeJS.Timeout | null = null;
+  readonly #binding: EngineClass;
+  /** The last configuration solved and the solver's output for it: a change is solved once,
+   * when it is checked before it is saved, and that output is what `apply` plays. */
+  #solved: { input: SolverInput; output: SolverOutput } | null = null;
   #webrtcBind: { addresses: string[]; port: number } = { addresses: [], port: 0 };
 
   constructor(settings: EngineSettings | null, log: EngineLogger, binding: EngineClass = Engine) {
     this.#log = log;
+    this.#binding = binding;
     this.#off = settings === null;
     if (settings === null) return;
     if (SIMD.problem) log.warn(`audio engine: ${SIMD.problem}`);
@@ -91,28 +114,23 @@ export class EngineService {
     } catch (err) {
       // The API stays up (so the user can see and fix the problem); /api/stats says why.
       this.#error = (err as Error).message;
+      writeEngineLog(log, binding.takeLog());
       log.error(`audio engine not started: ${this.#error}`);
     }
   }
 
-  /** Logs what the engine's supervisor did since the last look. */
+  /**
+   * Writes the engine's log lines since the last look (its faults and quarantines among them,
+   * said by the engine, so not again here), and notes a restart (with the revision it plays).
+   */
   #watchHealth(): void {
+    writeEngineLog(this.#log, this.#binding.takeLog());
     const engine = this.#engine;
     if (!engine?.running) return;
     const before = this.#health;
     const now = engine.health();
     this.#health = now;
     if (!before) return;
-    const fault = now.last_fault;
-    if (now.faults > before.faults && fault) {
-      const on = fault.culprit
-        ? ` while playing ${fault.culprit.kind} '${fault.culprit.name}'`
-        : '';
-      this.#log.error(
-        `audio engine: thread ${fault.thread} failed${on}: ${fault.reason}` +
-          (now.state === 'failed' ? `; ${now.reason}` : '; restarting it'),
-      );
-    }
     if (now.restarts > before.restarts) {
       const after = now.last_fault?.restart_ms;
       this.#log.warn(
@@ -120,9 +138,20 @@ export class EngineService {
           `playing configuration revision ${this.#revision ?? '-'}`,
       );
     }
-    const held = new Set(before.quarantined.map((q) => q.config_id));
-    for (const q of now.quarantined)
-      if (!held.has(q.config_id)) this.#log.error(`audio engine: ${q.message}`);
+  }
+
+  /** The solver's output for `config`: the last one when it reads the same configuration. */
+  #solve(config: SolverInput): SolverOutput {
+    const input = { sinks: config.sinks, sources: config.sources, routes: config.routes };
+    if (this.#solved && isDeepStrictEqual(this.#solved.input, input)) return this.#solved.output;
+    const output = solve(input);
+    this.#solved = { input, output };
+    return output;
+  }
+
+  /** Why the engine would refuse the configuration, or null (nothing is applied). */
+  refusal(config: SolverInput): string | null {
+    return this.#binding.check(this.#solve(config));
   }
 
   get running(): boolean {
@@ -133,7 +162,7 @@ export class EngineService {
   apply(snapshot: Pick<ConfigSnapshot, 'config' | 'revision'>): void {
     if (!this.#engine) return;
     try {
-      const solved = solve(snapshot.config);
+      const solved = this.#solve(snapshot.config);
       this.#problems = this.#engine.apply(solved);
       this.#revision = snapshot.revision;
       this.#routes = new Map(
@@ -143,7 +172,7 @@ export class EngineService {
       );
       for (const p of this.#problems) this.#log.warn(`audio engine left something out: ${p}`);
     } catch (err) {
-      // Changes are checked with the engine before they are saved (engineRefusal), so this is
+      // Changes are checked with the engine before they are saved (refusal), so this is
       // a bug; it is said, and kept in /api/stats until a later revision applies.
       const reason = (err as Error).message;
       this.#rejected = { revision: snapshot.revision, reason };
@@ -155,6 +184,7 @@ export class EngineService {
   stats(): Omit<StatsMessage, 'discovery' | 'streams' | 'feeds' | 'refusals'> {
     const engine = this.#engine;
     const s = engine?.running ? engine.stats() : null;
+    const { sources = [], sinks = [], paths = [], ...counters } = s ?? NO_COUNTERS;
     const cpuPercent = s ? this.#cpu.percent(s.cpu_s) : 0;
     const health = engine?.running ? engine.health() : null;
     const fault = health?.last_fault;
@@ -176,19 +206,16 @@ export class EngineService {
             }
           : null,
         quarantined: (health?.quarantined ?? []).map(({ ms_left: _, ...q }) => q),
-        uptime_s: s?.uptime_s ?? 0,
-        cpu_s: s?.cpu_s ?? 0,
+        // The engine's own counters, whatever it declares (native/engine: its report! structs).
+        ...counters,
         cpu_percent: cpuPercent,
         simd: SIMD,
-        queue_overflows: s?.queue_overflows ?? 0,
-        unknown_packets: s?.unknown_packets ?? 0,
-        malformed_unknown: s?.malformed_unknown ?? 0,
-        problems: [...this.#problems, ...formatProblems(s?.sources ?? [])],
+        problems: [...this.#problems, ...formatProblems(sources)],
         ports: engine?.running ? engine.ports() : EMPTY_PORTS,
       },
-      sources: s?.sources ?? [],
-      sinks: s?.sinks ?? [],
-      paths: (s?.paths ?? []).map((p) => ({
+      sources,
+      sinks,
+      paths: paths.map((p) => ({
         ...p,
         route_config_id: this.#routes.get(pathKey(p.sink_config_id, p.source_config_id)) ?? null,
       })),
@@ -245,7 +272,9 @@ export class EngineService {
   /** Stops the engine's threads and frees its ports. */
   stop(): void {
     if (this.#watch) clearInterval(this.#watch);
-    this.#engine?.stop();
+    if (!this.#engine) return;
+    this.#engine.stop();
+    writeEngineLog(this.#log, this.#binding.takeLog());
   }
 }
 

@@ -98,7 +98,7 @@ impl Control {
             let bound = open(PortKind::Rtp, p, &mut receivers)?;
             ports.rtp.push(bound);
             if let Err(e) = open(PortKind::Rtcp, bound.wrapping_add(1), &mut receivers) {
-                crate::log::warn(&format!("no RTCP for RTP port {bound}: {e}"));
+                log::warn!("no RTCP for RTP port {bound}: {e}");
             }
         }
         let socket = UdpSocket::bind(("0.0.0.0", 0))?;
@@ -220,9 +220,7 @@ impl Control {
                         }
                         self.receivers.push(r);
                     }
-                    Err(e) => {
-                        crate::log::warn(&format!("cannot listen on UDP port {p} ({kind:?}): {e}"))
-                    }
+                    Err(e) => log::warn!("cannot listen on UDP port {p} ({kind:?}): {e}"),
                 }
             }
         }
@@ -246,7 +244,7 @@ impl Control {
             }
             let log = self.glitch_logs.get_mut(id).expect("just inserted");
             if let Some(line) = log.line(name, c, now_s) {
-                crate::log::warn(&line);
+                log::warn!("{line}");
             }
         }
     }
@@ -326,6 +324,7 @@ impl Control {
             queue_overflows: self.counters.queue_overflows.load(Relaxed),
             unknown_packets: self.counters.unknown_packets.load(Relaxed),
             malformed_unknown: self.counters.malformed_unknown.load(Relaxed),
+            log_dropped: crate::logging::dropped(),
             sources,
             sinks,
             paths,
@@ -368,7 +367,7 @@ impl Control {
         self.receivers.clear();
         if let Some(t) = self.thread.take() {
             if t.join().is_err() {
-                crate::log::warn("the engine thread ended with a panic");
+                log::warn!("the engine thread ended with a panic");
             }
         }
     }

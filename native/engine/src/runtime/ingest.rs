@@ -10,7 +10,7 @@ use crate::source::slot::default_mask;
 use crate::wire::packet::DropReason;
 use crate::wire::rtcp::{self, RtcpPacket};
 use crate::wire::rtp::{self, RtpFormat};
-use crate::wire::{scream, tagged, PortKind};
+use crate::wire::{scream, tagged, PortKind, SenderKind};
 use crate::work::{self, Work};
 use std::net::IpAddr;
 use std::sync::atomic::Ordering::Relaxed;
@@ -39,7 +39,7 @@ impl Worker {
                         .sources
                         .iter()
                         .position(|s| s.rtp.is_none() && s.tag.is_none() && s.ip == Some(from));
-                    self.scream_into(idx, 1, p, from, d.port, arrival_s);
+                    self.scream_into(idx, SenderKind::Scream, p, from, d.port, arrival_s);
                 }
                 Err(e) => self.malformed(d.kind, from, d.port, e),
             },
@@ -51,7 +51,14 @@ impl Worker {
                         .sources
                         .iter()
                         .position(|s| s.tag.as_deref() == Some(tag));
-                    self.scream_into(idx, 2, p.scream, from, d.port, arrival_s);
+                    self.scream_into(
+                        idx,
+                        SenderKind::ScreamTagged,
+                        p.scream,
+                        from,
+                        d.port,
+                        arrival_s,
+                    );
                 }
                 Err(e) => self.malformed(d.kind, from, d.port, e),
             },
@@ -67,7 +74,7 @@ impl Worker {
     fn scream_into(
         &mut self,
         idx: Option<usize>,
-        kind: u8,
+        kind: SenderKind,
         p: scream::ScreamPacket<'_>,
         from: IpAddr,
         port: u16,
@@ -87,12 +94,7 @@ impl Worker {
             self.injected.source_packet(&self.sources[i].id);
         }
         let Some(slot) = idx.and_then(|i| self.sources.get_mut(i)) else {
-            let kind = if kind == 2 {
-                PortKind::TaggedScream
-            } else {
-                PortKind::Scream
-            };
-            let tag = (kind == PortKind::TaggedScream).then_some(());
+            let tag = (kind == SenderKind::ScreamTagged).then_some(());
             self.unknown_sender(kind, from, port, tag, pack_format(detected));
             return;
         };
@@ -128,7 +130,7 @@ impl Worker {
         let Some(slot) = idx.and_then(|i| self.sources.get_mut(i)) else {
             let f = RtpFormat::from_static_payload_type(p.payload_type).unwrap_or(self.default_rtp);
             let detected = rtp_detected(&f);
-            self.unknown_sender(PortKind::Rtp, from, port, None, pack_format(detected));
+            self.unknown_sender(SenderKind::Rtp, from, port, None, pack_format(detected));
             return;
         };
         let Some(spec) = slot.rtp.as_ref() else {
@@ -198,7 +200,7 @@ impl Worker {
 
     fn unknown_sender(
         &mut self,
-        kind: PortKind,
+        kind: SenderKind,
         address: IpAddr,
         port: u16,
         tagged: Option<()>,
@@ -212,7 +214,7 @@ impl Worker {
 
 fn rtp_detected(f: &RtpFormat) -> DetectedFormat {
     DetectedFormat {
-        kind: 3,
+        kind: SenderKind::Rtp,
         bit_depth: (f.encoding.bytes_per_sample() * 8) as u8,
         channels: f.channels,
         big_endian: f.encoding != tributary_dsp::SampleFormat::S16Le,

@@ -246,7 +246,7 @@ fn receive_loop(socket: &UdpSocket, feed: &Feed) {
                 continue
             }
             Err(e) => {
-                crate::log::warn(&format!("receiver on port {port}: {e}"));
+                log::warn!("receiver on port {port}: {e}");
                 std::thread::sleep(Duration::from_millis(50));
                 continue;
             }

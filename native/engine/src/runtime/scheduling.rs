@@ -34,9 +34,9 @@ pub fn raise_current_thread(priority: i32) -> Priority {
         return Priority::Nice;
     }
     if !WARNED.swap(true, Relaxed) {
-        crate::log::info(
+        log::info!(
             "real-time scheduling not permitted; audio threads run at normal priority \
-             (grant CAP_SYS_NICE or LimitRTPRIO= to the service for glitch-free audio under load)",
+             (grant CAP_SYS_NICE or LimitRTPRIO= to the service for glitch-free audio under load)"
         );
     }
     Priority::Normal

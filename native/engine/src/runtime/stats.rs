@@ -16,87 +16,155 @@ pub struct EngineCounters {
     pub malformed_unknown: AtomicU64,
 }
 
-/// Per-source statistics.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SourceStats {
-    pub id: String,
-    pub name: String,
-    pub packets: u64,
-    pub bytes: u64,
-    pub lost: u64,
-    pub late: u64,
-    pub reordered: u64,
-    pub duplicates: u64,
-    pub malformed: u64,
-    pub rtcp_packets: u64,
-    pub jitter_ms: f64,
-    pub buffer_ms: f64,
-    pub drift_ppm: f64,
-    /// Rate adjustment its readers apply (drift and buffer correction), ppm.
-    pub correction_ppm: f64,
-    /// What its readers did that a listener could hear (summed over its taps): underruns
-    /// and the silence they played, concealed gaps, skips ahead and repeats.
-    pub underruns: u64,
-    pub silence_ms: f64,
-    pub concealed: u64,
-    pub concealed_ms: f64,
-    pub skips: u64,
-    pub skipped_ms: f64,
-    pub repeats: u64,
-    pub repeated_ms: f64,
-    /// What arrives disagrees with the source's settings (a static RTP payload type of another
-    /// format), said in words; `None` when it agrees.
-    pub format_problem: Option<String>,
-    /// For example `rtp L16 48000 Hz 2 ch`; `None` before the first packet.
-    pub format: Option<String>,
+crate::report::report! {
+    /// Per-source statistics.
+    #[js = "EngineSourceStats"]
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SourceStats {
+        /// The source this stream was matched to.
+        #[js = "config_id"]
+        pub id: String,
+        /// The source's name.
+        pub name: String,
+        /// Packets received.
+        pub packets: u64,
+        /// Payload bytes received.
+        pub bytes: u64,
+        /// Packets never received (RFC 3550: a late arrival counts as received).
+        pub lost: u64,
+        /// Packets that arrived after their audio had played.
+        pub late: u64,
+        /// Packets that arrived out of order (put back in place).
+        pub reordered: u64,
+        /// Packets received twice.
+        pub duplicates: u64,
+        /// Malformed, truncated or oversized packets dropped.
+        pub malformed: u64,
+        /// RTCP sender/receiver reports received.
+        pub rtcp_packets: u64,
+        /// Interarrival jitter (RFC 3550), ms.
+        pub jitter_ms: f64,
+        /// Audio queued ahead of playback, ms.
+        pub buffer_ms: f64,
+        /// Sender clock error against the router's clock, ppm (positive: fast).
+        pub drift_ppm: f64,
+        /// Rate adjustment the readers apply now: the drift they correct for (drift_ppm,
+        /// counted at the weight its precision earns) plus a correction of the buffer level of
+        /// at most +-50 ppm, ppm; it moves towards that sum by at most 20 ppm per second.
+        pub correction_ppm: f64,
+        /// Times a reader ran dry while the source was sending.
+        pub underruns: u64,
+        /// Silence played because of those, ms.
+        #[minimum = 0.0]
+        pub silence_ms: f64,
+        /// Gaps concealed because packets were lost or came too late.
+        pub concealed: u64,
+        /// Audio replaced by concealment, ms.
+        #[minimum = 0.0]
+        pub concealed_ms: f64,
+        /// Skips ahead over queued audio (a sender catching up after a stall).
+        pub skips: u64,
+        /// Audio skipped, ms.
+        #[minimum = 0.0]
+        pub skipped_ms: f64,
+        /// Steps back that played audio again (far too little queued).
+        pub repeats: u64,
+        /// Audio played twice, ms.
+        #[minimum = 0.0]
+        pub repeated_ms: f64,
+        /// What arrives disagrees with the source's settings (a static RTP payload type of
+        /// another format, which then plays as the payload type says); null when it agrees.
+        pub format_problem: Option<String>,
+        /// Detected stream format, e.g. `rtp L16 48000 Hz 2 ch`; null before any packet.
+        #[example = "scream s16le 48000 Hz 2 ch"]
+        pub format: Option<String>,
+    }
 }
 
-/// Per-sink statistics.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SinkStats {
-    pub id: String,
-    pub name: String,
-    pub packets: u64,
-    pub bytes: u64,
-    pub underruns: u64,
-    /// Silence its paths played because a source ran dry, ms.
-    pub silence_ms: f64,
-    /// Gaps its paths concealed (lost or late audio), and their length, ms.
-    pub concealed: u64,
-    pub concealed_ms: f64,
-    pub send_errors: u64,
-    pub queue_bytes: u64,
-    /// Largest lateness of a packet against its deadline since the previous stats call.
-    pub max_late_ms: f64,
+crate::report::report! {
+    /// Per-sink statistics.
+    #[js = "EngineSinkStats"]
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SinkStats {
+        /// The sink's config_id.
+        #[js = "config_id"]
+        pub id: String,
+        /// The sink's name.
+        pub name: String,
+        /// Packets sent.
+        pub packets: u64,
+        /// Bytes sent.
+        pub bytes: u64,
+        /// Times a playing path ran out of buffered audio (concealed with a fade).
+        pub underruns: u64,
+        /// Silence its paths played because a source ran dry, ms.
+        #[minimum = 0.0]
+        pub silence_ms: f64,
+        /// Gaps its paths concealed (lost or late packets).
+        pub concealed: u64,
+        /// Audio its paths replaced by concealment, ms.
+        #[minimum = 0.0]
+        pub concealed_ms: f64,
+        /// Packets the network refused (or TCP chunks dropped).
+        pub send_errors: u64,
+        /// Bytes rendered but not yet sent.
+        pub queue_bytes: u64,
+        /// Largest lateness of a packet against its deadline since the last report, ms.
+        pub max_late_ms: f64,
+    }
 }
 
-/// Per path (a source playing on a sink): what it played because its source was late. The
-/// sink's underruns, silence and concealment are the sums over its paths.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PathStats {
-    pub source_id: String,
-    pub sink_id: String,
-    /// Times the path's reader ran dry while the source was sending, and the silence played.
-    pub underruns: u64,
-    pub silence_ms: f64,
-    /// Gaps concealed (lost or late audio), and their length, ms.
-    pub concealed: u64,
-    pub concealed_ms: f64,
+crate::report::report! {
+    /// One source playing on one sink: the part of the sink's underruns, silence and
+    /// concealment that came through it (a sink's counters are the sums over its paths). Kept
+    /// while the path exists, across configuration changes.
+    #[js = "EnginePathStats"]
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PathStats {
+        /// The source of this path.
+        #[js = "source_config_id"]
+        pub source_id: String,
+        /// The sink it plays on.
+        #[js = "sink_config_id"]
+        pub sink_id: String,
+        /// Times the path ran out of buffered audio while its source was sending.
+        pub underruns: u64,
+        /// Silence it played because of those, ms.
+        #[minimum = 0.0]
+        pub silence_ms: f64,
+        /// Gaps it concealed because packets were lost or came too late.
+        pub concealed: u64,
+        /// Audio it replaced by concealment, ms.
+        #[minimum = 0.0]
+        pub concealed_ms: f64,
+    }
 }
 
-/// A snapshot of the engine.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineStats {
-    pub uptime_s: f64,
-    /// CPU time of the engine's threads since start.
-    pub cpu_s: f64,
-    pub queue_overflows: u64,
-    pub unknown_packets: u64,
-    pub malformed_unknown: u64,
-    pub sources: Vec<SourceStats>,
-    pub sinks: Vec<SinkStats>,
-    /// Every path, in the order of the sinks and their paths.
-    pub paths: Vec<PathStats>,
+crate::report::report! {
+    /// A snapshot of the engine.
+    #[js = "EngineStats"]
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct EngineStats {
+        /// Seconds since the engine started.
+        pub uptime_s: f64,
+        /// CPU time of the engine's threads since start, s.
+        pub cpu_s: f64,
+        /// Datagrams dropped because the engine fell behind.
+        pub queue_overflows: u64,
+        /// Packets from senders no source matches.
+        pub unknown_packets: u64,
+        /// Malformed packets from unknown senders.
+        pub malformed_unknown: u64,
+        /// Lines of the engine's log dropped because the daemon had not taken the ones before
+        /// them yet (it holds 256), since the process started.
+        pub log_dropped: u64,
+        /// Per source.
+        pub sources: Vec<SourceStats>,
+        /// Per sink.
+        pub sinks: Vec<SinkStats>,
+        /// Every path, in the order of the sinks and their paths.
+        pub paths: Vec<PathStats>,
+    }
 }
 
 /// The ports the engine listens on (useful when options asked for port 0).

@@ -117,10 +117,13 @@ impl Inner {
         Ok(played)
     }
 
-    /// Notes a fault: counts it, charges it, maybe quarantines; true when the graph must be
-    /// rebuilt.
+    /// Counts a fault, quarantines its culprit after [`STRIKES`], gives up after
+    /// [`GIVE_UP_AFTER`] unattributed ones, and logs it (once: the daemon does not log it
+    /// again) with what follows. True when the graph must be rebuilt.
     fn note(&mut self, fault: Fault) -> bool {
         self.faults += 1;
+        let line = describe(&fault);
+        let mut quarantined = None;
         let now = fault.at;
         let rebuild = fault.lost_graph;
         if rebuild {
@@ -145,6 +148,7 @@ impl Inner {
                     settings,
                 });
                 self.strikes.remove(culprit.id());
+                quarantined = self.quarantined.last().map(|q| quarantine_message(q, now));
             }
         }
         let unattributed = rebuild && fault.culprit.is_none();
@@ -156,6 +160,14 @@ impl Inner {
                 STRIKE_WINDOW.as_secs(),
                 fault.reason
             ));
+        }
+        match (&self.state, &self.reason) {
+            (HealthState::Failed, Some(reason)) => log::error!("{line}; {reason}"),
+            _ if rebuild => log::error!("{line}; restarting it"),
+            _ => log::error!("{line}"),
+        }
+        if let Some(message) = quarantined {
+            log::error!("{message}");
         }
         self.last = Some(Last {
             fault,
@@ -198,7 +210,6 @@ pub(crate) fn supervise(inner: &Mutex<Inner>, messages: &Receiver<Message>) {
         match messages.recv_timeout(Duration::from_secs(1)) {
             Ok(Message::Stop) | Err(RecvTimeoutError::Disconnected) => return,
             Ok(Message::Fault(fault)) => {
-                crate::log::error(&describe(&fault));
                 if !lock(inner).note(fault) {
                     continue;
                 }
@@ -207,7 +218,6 @@ pub(crate) fn supervise(inner: &Mutex<Inner>, messages: &Receiver<Message>) {
                 while let Some(left) = until.checked_duration_since(Instant::now()) {
                     match messages.recv_timeout(left) {
                         Ok(Message::Fault(more)) => {
-                            crate::log::error(&describe(&more));
                             lock(inner).note(more);
                         }
                         Ok(Message::Stop) | Err(RecvTimeoutError::Disconnected) => return,

@@ -3,6 +3,7 @@
 
 use crate::sink::meter::LevelMeter;
 use crate::source::glitches::{frames_to_us, Glitches};
+use crate::wire::SenderKind;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
 
 /// Per source (shared between the engine thread and readers of stats).
@@ -67,8 +68,7 @@ impl SourceCounters {
 /// The wire format a source was last seen sending.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DetectedFormat {
-    /// 1 Scream, 2 tagged Scream, 3 RTP.
-    pub kind: u8,
+    pub kind: SenderKind,
     pub bit_depth: u8,
     pub channels: u8,
     pub big_endian: bool,
@@ -77,8 +77,12 @@ pub struct DetectedFormat {
 
 /// Packs a format into one atomic word.
 pub fn pack_format(f: DetectedFormat) -> u64 {
-    u64::from(f.kind)
-        | u64::from(f.bit_depth) << 8
+    let kind: u64 = match f.kind {
+        SenderKind::Scream => 1,
+        SenderKind::ScreamTagged => 2,
+        SenderKind::Rtp => 3,
+    };
+    kind | u64::from(f.bit_depth) << 8
         | u64::from(f.channels) << 16
         | u64::from(f.big_endian) << 24
         | u64::from(f.sample_rate) << 32
@@ -86,8 +90,14 @@ pub fn pack_format(f: DetectedFormat) -> u64 {
 
 /// Unpacks [`pack_format`]; `None` before the first packet.
 pub fn unpack_format(v: u64) -> Option<DetectedFormat> {
-    (v != 0).then_some(DetectedFormat {
-        kind: v as u8,
+    let kind = match v as u8 {
+        1 => SenderKind::Scream,
+        2 => SenderKind::ScreamTagged,
+        3 => SenderKind::Rtp,
+        _ => return None,
+    };
+    Some(DetectedFormat {
+        kind,
         bit_depth: (v >> 8) as u8,
         channels: (v >> 16) as u8,
         big_endian: (v >> 24) & 1 == 1,
@@ -98,14 +108,10 @@ pub fn unpack_format(v: u64) -> Option<DetectedFormat> {
 impl DetectedFormat {
     /// For example `scream s16le 48000 Hz 2 ch` or `rtp L24 96000 Hz 6 ch`.
     pub fn describe(&self) -> String {
-        let kind = match self.kind {
-            1 => "scream",
-            2 => "scream-tagged",
-            _ => "rtp",
-        };
+        let kind = self.kind.js();
         let enc = match (self.kind, self.bit_depth, self.big_endian) {
-            (3, 16, true) => "L16".to_owned(),
-            (3, 24, true) => "L24".to_owned(),
+            (SenderKind::Rtp, 16, true) => "L16".to_owned(),
+            (SenderKind::Rtp, 24, true) => "L24".to_owned(),
             (_, b, true) => format!("s{b}be"),
             (_, b, false) => format!("s{b}le"),
         };
@@ -120,7 +126,7 @@ mod tests {
     #[test]
     fn formats_pack_and_describe() {
         let f = DetectedFormat {
-            kind: 3,
+            kind: SenderKind::Rtp,
             bit_depth: 24,
             channels: 6,
             big_endian: true,
@@ -129,5 +135,13 @@ mod tests {
         assert_eq!(unpack_format(pack_format(f)), Some(f));
         assert_eq!(f.describe(), "rtp L24 96000 Hz 6 ch");
         assert_eq!(unpack_format(0), None);
+        for kind in [
+            SenderKind::Scream,
+            SenderKind::ScreamTagged,
+            SenderKind::Rtp,
+        ] {
+            let f = DetectedFormat { kind, ..f };
+            assert_eq!(unpack_format(pack_format(f)), Some(f));
+        }
     }
 }

@@ -9,7 +9,7 @@ use crate::source::counters::{pack_format, DetectedFormat, SourceCounters};
 use crate::source::unknown::Unknown;
 use crate::wire::rtp::RtpFormat;
 use crate::wire::scream::ScreamFormat;
-use crate::wire::PortKind;
+use crate::wire::SenderKind;
 use std::net::IpAddr;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
@@ -92,11 +92,11 @@ impl SourceSlot {
     /// Whether this source would play what the unknown sender `u` sends.
     pub fn matches(&self, u: &Unknown) -> bool {
         match u.kind {
-            PortKind::Scream => {
+            SenderKind::Scream => {
                 self.rtp.is_none() && self.tag.is_none() && self.ip == Some(u.address)
             }
-            PortKind::TaggedScream => self.tag.is_some() && self.tag == u.tag,
-            PortKind::Rtp | PortKind::Rtcp => {
+            SenderKind::ScreamTagged => self.tag.is_some() && self.tag == u.tag,
+            SenderKind::Rtp => {
                 self.rtp.as_ref().is_some_and(|r| r.port == u.port)
                     && self.ip.is_none_or(|ip| ip == u.address)
             }
@@ -126,10 +126,10 @@ impl SourceSlot {
     /// generation, so the taps reading it restart too. Allocates; only when a sender changes
     /// its format, at most [`REFORMAT_BURST`] times at once.
     pub fn reformat(&mut self, rate: u32, channels: usize, mask: u32) {
-        crate::log::info(&format!(
+        log::info!(
             "source '{}' now sends {rate} Hz, {channels} channels",
             self.name
-        ));
+        );
         self.buffer = SourceBuffer::new(rate, channels, self.capacity_s, self.jitter);
         self.mask = mask;
         self.generation += 1;
@@ -145,15 +145,13 @@ impl SourceSlot {
         };
         let before = self.counters.format_mismatch.swap(code, Relaxed);
         if differs && before != code {
-            crate::log::warn(&format!(
+            log::warn!(
                 "source '{}': payload type {payload_type} is {}, not the {} it is set to; \
                  playing it as the payload type says",
                 self.name,
-                describe_static(payload_type),
-                self.rtp
-                    .as_ref()
-                    .map_or_else(String::new, |r| describe_rtp(&r.format)),
-            ));
+                RtpDescription(RtpFormat::from_static_payload_type(payload_type)),
+                RtpDescription(self.rtp.as_ref().map(|r| r.format)),
+            );
         }
     }
 
@@ -188,22 +186,27 @@ pub fn describe_mismatch(code: u64) -> Option<String> {
     let pt = u8::try_from(code.checked_sub(1)?).ok()?;
     Some(format!(
         "RTP payload type {pt} ({}) arrives, not the format the source is set to; played as the payload type says",
-        describe_static(pt),
+        RtpDescription(RtpFormat::from_static_payload_type(pt)),
     ))
 }
 
-fn describe_static(pt: u8) -> String {
-    RtpFormat::from_static_payload_type(pt)
-        .map_or_else(|| "dynamic".to_owned(), |f| describe_rtp(&f))
-}
+/// An RTP format in words (`L16 48000 Hz 2 ch`), or `dynamic` for a payload type that names
+/// none; written without allocating (the engine thread logs it).
+struct RtpDescription(Option<RtpFormat>);
 
-fn describe_rtp(f: &RtpFormat) -> String {
-    format!(
-        "{} {} Hz {} ch",
-        f.encoding_name(),
-        f.sample_rate,
-        f.channels
-    )
+impl std::fmt::Display for RtpDescription {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Some(r) => write!(
+                f,
+                "{} {} Hz {} ch",
+                r.encoding_name(),
+                r.sample_rate,
+                r.channels
+            ),
+            None => f.write_str("dynamic"),
+        }
+    }
 }
 
 /// The layout of a source: its announced mask when it matches the channel count, else the

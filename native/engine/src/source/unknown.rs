@@ -3,7 +3,7 @@
 //! new sources.
 
 use crate::source::counters::unpack_format;
-use crate::wire::PortKind;
+use crate::wire::SenderKind;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -16,7 +16,7 @@ const REPORTED_FOR_MS: f64 = 60_000.0;
 /// A sender no source matched, as the engine thread records it.
 #[derive(Clone, Debug)]
 pub struct Unknown {
-    pub kind: PortKind,
+    pub kind: SenderKind,
     pub address: IpAddr,
     pub port: u16,
     pub tag: Option<String>,
@@ -47,7 +47,7 @@ impl UnknownSenders {
     /// (its tag), replacing the longest silent when the list is full.
     pub fn note(
         &mut self,
-        kind: PortKind,
+        kind: SenderKind,
         address: IpAddr,
         port: u16,
         tag: Option<&str>,
@@ -103,18 +103,30 @@ impl UnknownSenders {
     }
 }
 
-/// A sender no source matches (for the dashboard to offer as a new source).
-#[derive(Clone, Debug, PartialEq)]
-pub struct UnknownSender {
-    /// `scream`, `scream-tagged` or `rtp`.
-    pub kind: &'static str,
-    pub address: String,
-    /// Local port it arrived on.
-    pub port: u16,
-    pub tag: Option<String>,
-    pub packets: u64,
-    pub format: Option<String>,
-    pub last_seen_ms_ago: f64,
+crate::report::report! {
+    /// A sender no source matches, for the dashboard to offer as a new source.
+    #[js = "EngineUnknownSender"]
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct UnknownSender {
+        /// What it sends.
+        pub kind: SenderKind,
+        /// Sender IP address.
+        #[example = "192.168.1.30"]
+        pub address: String,
+        /// Local port it arrived on.
+        #[example = "4010"]
+        pub port: u32,
+        /// Per-application tag (`ip/program`) for tagged Scream; a source with this tag plays
+        /// it. Null otherwise.
+        pub tag: Option<String>,
+        /// Packets heard.
+        pub packets: u64,
+        /// What it sends, for example `scream s16le 48000 Hz 2 ch`.
+        pub format: Option<String>,
+        /// Time since its last packet, ms.
+        #[minimum = 0.0]
+        pub last_seen_ms_ago: f64,
+    }
 }
 
 /// The senders of `shared` heard in the last minute, most recent first.
@@ -124,13 +136,9 @@ pub fn report(shared: &Mutex<Vec<Unknown>>) -> Vec<UnknownSender> {
     let mut out: Vec<UnknownSender> = list
         .into_iter()
         .map(|u| UnknownSender {
-            kind: match u.kind {
-                PortKind::TaggedScream => "scream-tagged",
-                PortKind::Rtp | PortKind::Rtcp => "rtp",
-                PortKind::Scream => "scream",
-            },
+            kind: u.kind,
             address: u.address.to_string(),
-            port: u.port,
+            port: u32::from(u.port),
             tag: u.tag,
             packets: u.packets,
             format: unpack_format(u.format).map(|f| f.describe()),

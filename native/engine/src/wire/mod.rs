@@ -24,3 +24,31 @@ pub enum PortKind {
     Rtp,
     Rtcp,
 }
+
+impl PortKind {
+    /// The kind of sender whose packets arrive on such a port (RTCP belongs to RTP).
+    pub const fn sender(self) -> SenderKind {
+        match self {
+            PortKind::Scream => SenderKind::Scream,
+            PortKind::TaggedScream => SenderKind::ScreamTagged,
+            PortKind::Rtp | PortKind::Rtcp => SenderKind::Rtp,
+        }
+    }
+}
+
+crate::report::report_enum! {
+    /// What a sender sends: the protocol its packets arrive in.
+    #[js = "SenderKind"]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum SenderKind {
+        /// Scream (a Scream driver, an ESP32).
+        #[js = "scream"]
+        Scream,
+        /// Per-application Scream (Tributary's tag before the Scream header).
+        #[js = "scream-tagged"]
+        ScreamTagged,
+        /// RTP.
+        #[js = "rtp"]
+        Rtp,
+    }
+}

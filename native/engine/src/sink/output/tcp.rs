@@ -116,7 +116,7 @@ fn spawn_connector(addr: SocketAddr) -> (mpsc::SyncSender<()>, mpsc::Receiver<Tc
             }
         });
     if let Err(e) = spawned {
-        crate::log::warn(&format!("cannot start the TCP connector for {addr}: {e}"));
+        log::warn!("cannot start the TCP connector for {addr}: {e}");
     }
     (want_tx, stream_rx)
 }
