@@ -306,3 +306,70 @@ test('a source with packets in the first statistics is "checking" until the seco
     'playing',
   );
 });
+
+test('an unknown sender is matched as the engine matches it: kind, port and tag, not only the address', () => {
+  const c = setup();
+  // PC is a Scream source at 10.0.0.2; Radio an RTP source on port 40000 from any address;
+  // App a per-application source by tag.
+  const radio = source('Radio', { rtp: { port: 40000, payload_type: null } });
+  const app = source('App', { tag: '10.0.0.5/spotify' });
+  c.config.sources.push(radio as never, app as never);
+  const solved = solve(c.config);
+  const sender = (
+    kind: 'scream' | 'scream-tagged' | 'rtp',
+    address: string,
+    port: number,
+    tag: string | null = null,
+  ) => ({
+    kind,
+    address,
+    port,
+    tag,
+    packets: 50,
+    format: null,
+    last_seen_ms_ago: 10,
+  });
+  const heard = stats(c, 0, {
+    unknown_senders: [
+      // RTP from PC's address: the Scream source does not take RTP (it was hidden).
+      sender('rtp', '10.0.0.2', 5004),
+      // RTP on Radio's port: Radio takes it (from any address).
+      sender('rtp', '10.0.0.40', 40000),
+      // Scream from an address only an RTP source names: no Scream source takes it.
+      sender('scream', '10.0.0.41', 4010),
+      // Tagged Scream with App's tag: App takes it, whatever the address.
+      sender('scream-tagged', '10.0.0.99', 4011, '10.0.0.5/spotify'),
+    ],
+  });
+  const a = computeActivity(c.config, solved, heard, new ActivityTracker(), 0);
+  assert.deepEqual(
+    a.unknownSenders.map((u) => `${u.kind} ${u.address}:${u.port}`),
+    ['rtp 10.0.0.2:5004', 'scream 10.0.0.41:4010'],
+  );
+  // PC is not "not routed" because of an RTP sender at its address: it hears no Scream.
+  assert.equal(a.sources.get(c.pc.config_id)?.chip.state, 'no-signal');
+});
+
+test('an RTP source that names its sender does not take another address on its port', () => {
+  const c = setup();
+  const radio = source('Radio', { ip: '10.0.0.40', rtp: { port: 40000, payload_type: null } });
+  c.config.sources.push(radio as never);
+  const heard = stats(c, 0, {
+    unknown_senders: [
+      {
+        kind: 'rtp',
+        address: '10.0.0.41',
+        port: 40000,
+        tag: null,
+        packets: 50,
+        format: null,
+        last_seen_ms_ago: 10,
+      },
+    ],
+  });
+  const a = computeActivity(c.config, solve(c.config), heard, new ActivityTracker(), 0);
+  assert.deepEqual(
+    a.unknownSenders.map((u) => u.address),
+    ['10.0.0.41'],
+  );
+});

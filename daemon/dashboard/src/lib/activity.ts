@@ -83,11 +83,26 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** Does `sender` belong to `source` (the engine matches by tag when there is one, else by ip)? */
+/**
+ * Does `sender` belong to `source`? As the engine matches a packet (native/engine/src/runtime/
+ * ingest.rs): Scream by address, to a Scream source without a tag; tagged Scream by tag alone;
+ * RTP by port, from the source's address when it names one (its payload type is not reported,
+ * so a source that accepts one payload type may still refuse a sender this says it takes).
+ */
 export function senderMatches(sender: UnknownSender, source: Source): boolean {
   if (source.is_group) return false;
-  if (sender.tag !== null) return source.tag === sender.tag;
-  return source.ip !== null && source.ip === sender.address && source.tag === null;
+  switch (sender.kind) {
+    case 'scream':
+      return source.rtp === null && source.tag === null && source.ip === sender.address;
+    case 'scream-tagged':
+      return sender.tag !== null && source.tag === sender.tag;
+    case 'rtp':
+      return (
+        source.rtp !== null &&
+        source.rtp.port === sender.port &&
+        (source.ip === null || source.ip === sender.address)
+      );
+  }
 }
 
 /** Remembers counters over the last minute, one sample per stats message and entry. */
