@@ -183,6 +183,13 @@ function stats(
   };
 }
 
+/** Stats with `lost` packets on PC and `underruns` on Kitchen. */
+function withLoss(c: ReturnType<typeof setup>, packets: number, lost: number, underruns: number) {
+  const s = stats(c, packets, {}, underruns);
+  s.sources[0]!.lost = lost;
+  return s;
+}
+
 test('a source whose packets grow is playing, and so are its sinks, route and their groups', () => {
   const c = setup();
   const solved = solve(c.config);
@@ -207,7 +214,7 @@ test('packets that stop: no signal for N s; the sink goes silent', () => {
   tracker.observe(stats(c, 200), 1000);
   for (let t = 2000; t <= 9000; t += 1000) tracker.observe(stats(c, 200), t);
   const a = computeActivity(c.config, solved, stats(c, 200), tracker, 9000);
-  assert.equal(a.sources.get(c.pc.config_id)?.chip.label, 'no signal for 8 s');
+  assert.equal(a.sources.get(c.pc.config_id)?.chip.label, 'silent for 8 s');
   assert.equal(a.sinks.get(c.kitchen.config_id)?.chip.state, 'silent');
 });
 
@@ -215,18 +222,19 @@ test('loss and underruns in the last minute are problems; older ones are forgott
   const c = setup();
   const solved = solve(c.config);
   const tracker = new ActivityTracker();
-  const lossy = (packets: number, lost: number, underruns: number) => {
-    const s = stats(c, packets, {}, underruns);
-    s.sources[0]!.lost = lost;
-    return s;
-  };
+  const lossy = (packets: number, lost: number, underruns: number) =>
+    withLoss(c, packets, lost, underruns);
   tracker.observe(lossy(100, 0, 0), 0);
-  tracker.observe(lossy(200, 3, 2), 1000);
-  let a = computeActivity(c.config, solved, lossy(200, 3, 2), tracker, 1000);
-  assert.equal(a.sources.get(c.pc.config_id)?.chip.label, 'playing, 3 lost');
-  assert.equal(a.sinks.get(c.kitchen.config_id)?.chip.label, 'playing, 2 underruns');
-  for (let t = 2000; t <= 63_000; t += 1000) tracker.observe(lossy(200 + t / 10, 3, 2), t);
-  a = computeActivity(c.config, solved, lossy(6500, 3, 2), tracker, 63_000);
+  tracker.observe(lossy(200, 30, 20), 1000);
+  let a = computeActivity(c.config, solved, lossy(200, 30, 20), tracker, 1000);
+  assert.equal(a.sources.get(c.pc.config_id)?.chip.state, 'problem');
+  assert.equal(a.sources.get(c.pc.config_id)?.chip.label, 'breaking up');
+  assert.match(a.sources.get(c.pc.config_id)!.chip.detail, /30 packets lost/);
+  assert.equal(a.sinks.get(c.kitchen.config_id)?.chip.state, 'problem');
+  assert.equal(a.sinks.get(c.kitchen.config_id)?.chip.label, 'dropouts');
+  assert.match(a.sinks.get(c.kitchen.config_id)!.chip.detail, /20 underruns/);
+  for (let t = 2000; t <= 63_000; t += 1000) tracker.observe(lossy(200 + t / 10, 30, 20), t);
+  a = computeActivity(c.config, solved, lossy(6500, 30, 20), tracker, 63_000);
   assert.equal(a.sources.get(c.pc.config_id)?.chip.state, 'playing');
   assert.equal(a.sinks.get(c.kitchen.config_id)?.underrunsLastMinute, 0);
 });
@@ -372,4 +380,37 @@ test('an RTP source that names its sender does not take another address on its p
     a.unknownSenders.map((u) => u.address),
     ['10.0.0.41'],
   );
+});
+
+test('a lost packet or an underrun now and then is not a problem: the chip stays calm and says it', () => {
+  const c = setup();
+  const tracker = new ActivityTracker();
+  for (const [at, packets, troubles] of [
+    [0, 100, 0],
+    [1000, 200, 1],
+  ] as const) {
+    tracker.observe(withLoss(c, packets, troubles, troubles), at);
+  }
+  const a = computeActivity(c.config, solve(c.config), withLoss(c, 200, 1, 1), tracker, 1000);
+  const pc = a.sources.get(c.pc.config_id)!.chip;
+  assert.equal(pc.state, 'playing');
+  assert.match(pc.detail, /1 packet lost/);
+  const kitchen = a.sinks.get(c.kitchen.config_id)!;
+  assert.equal(kitchen.chip.state, 'playing');
+  assert.match(kitchen.chip.detail, /1 underrun/);
+  assert.equal(kitchen.underrunsLastMinute, 1);
+});
+
+test('a source quiet for a while says so calmly, not as a problem', () => {
+  const c = setup();
+  const solved = solve(c.config);
+  const tracker = new ActivityTracker();
+  tracker.observe(stats(c, 100), 0);
+  tracker.observe(stats(c, 200), 1000);
+  for (let t = 2000; t <= 11_000; t += 1000) tracker.observe(stats(c, 200), t);
+  const chip = computeActivity(c.config, solved, stats(c, 200), tracker, 11_000).sources.get(
+    c.pc.config_id,
+  )!.chip;
+  assert.notEqual(chip.state, 'problem');
+  assert.equal(chip.label, 'silent for 10 s');
 });

@@ -32,7 +32,8 @@ export function SinksEmpty() {
           .
         </li>
         <li>
-          <strong>This browser</strong>: Listen in Browser is not built yet.
+          <strong>This browser</strong>: add a sink with WebRTC listening on, then press Listen in
+          Browser on its card.
         </li>
       </ul>
     </div>

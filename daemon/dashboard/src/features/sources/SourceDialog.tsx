@@ -176,7 +176,7 @@ function RtpFields({
         <input {...form.check('rtp.time_sync')} /> Time Sync (RTCP) <small>not built yet</small>
       </label>
       <label className="checkbox">
-        <input {...form.check('rtp.sap')} /> SAP discovery <small>not built yet</small>
+        <input {...form.check('rtp.sap')} /> SAP discovery
       </label>
     </fieldset>
   );
