@@ -15,6 +15,7 @@ import { routeName, uniqueName } from '../../lib/names';
 import { steps } from '../../lib/steps';
 import { stepGain } from '../../lib/volume';
 import { toast, toastError } from '../../ui/toasts';
+import { revealCard } from '../layout/registry';
 
 export type Entity = Source | Sink | Route;
 export const KIND_WORD: Record<Kind, string> = { source: 'source', sink: 'sink', route: 'route' };
@@ -140,7 +141,10 @@ export async function connect(source: string, sink: string): Promise<void> {
     config.routes.map((r) => r.name),
   );
   await attempt(`route ${source} to ${sink}`, () => api.add('route', { name, source, sink }))
-    .then(() => toast({ title: `Route created: ${source} → ${sink}` }))
+    .then((route) => {
+      toast({ title: `Route created: ${source} → ${sink}` });
+      revealCard(route.config_id);
+    })
     .catch(() => undefined);
 }
 
