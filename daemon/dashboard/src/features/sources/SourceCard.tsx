@@ -3,6 +3,7 @@ import { memo, type ReactNode, useId } from 'react';
 import { useLive } from '../../api/hooks';
 import type { Source } from '../../api/schema';
 import { Chip } from '../../ui/Chip';
+import { LevelMeter } from '../../ui/LevelMeter';
 import { CardControls, FavoriteButton } from '../entities/CardControls';
 import { CardDetails } from '../entities/CardDetails';
 import { sourceAddress, sourceCounters, sourceKind } from '../entities/describe';
@@ -49,7 +50,7 @@ export const SourceCard = memo(function SourceCard({
       <div className="card-state">
         <SourceChip id={source.config_id} />
       </div>
-      {source.is_group && <GroupLevel group={source} />}
+      {source.is_group ? <GroupLevel group={source} /> : <SourceLevel source={source} />}
       {source.is_group && <Members names={source.group_members} />}
       <CardControls kind="source" entity={source} />
       <CardDetails volume={source.volume}>
@@ -65,6 +66,20 @@ export const SourceCard = memo(function SourceCard({
 function SourceChip({ id }: { id: string }) {
   const chip = useLive((s) => s.activity.sources.get(id)?.chip);
   return chip ? <Chip chip={chip} /> : null;
+}
+
+/** What the source sends into the routes (measured while a route plays it). */
+function SourceLevel({ source }: { source: Source }) {
+  // One key for every card: the real sources' ids, sorted (a string, so it re-renders rarely).
+  const among = useLive(
+    (s) =>
+      s.config?.sources
+        .filter((x) => !x.is_group)
+        .map((x) => x.config_id)
+        .sort()
+        .join(',') ?? '',
+  );
+  return <LevelMeter configId={source.config_id} name={source.name} kind="source" among={among} />;
 }
 
 /** The counters, inside the details. */
