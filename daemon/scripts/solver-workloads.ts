@@ -24,6 +24,7 @@ function sink(name: string, members: string[] = [], volume = 1): Sink {
     enabled: true,
     group_members: members,
     volume,
+    unmute_volume: null,
     bit_depth: 16,
     sample_rate: 48000,
     channels: 2,
@@ -50,6 +51,7 @@ function source(name: string, members: string[] = [], volume = 1): Source {
     enabled: true,
     group_members: members,
     volume,
+    unmute_volume: null,
     delay: 0,
     vnc_ip: null,
     vnc_port: 5900,
@@ -67,6 +69,7 @@ function route(name: string, from: string, to: string): Route {
     sink: to,
     enabled: true,
     volume: 1,
+    unmute_volume: null,
     delay: 0,
     equalizer: flat(),
   };

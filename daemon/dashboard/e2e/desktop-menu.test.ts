@@ -33,7 +33,12 @@ describe('/site/DesktopMenu', () => {
     await slider.focus();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
-    await page.waitForFunction(() => document.body.textContent.includes('(−4.0 dB)'));
+    await page.waitForFunction(() =>
+      document
+        .querySelector('[aria-label="Volume of TV"]')
+        ?.getAttribute('aria-valuetext')
+        ?.includes('−4.0 dB'),
+    );
     await eventually(async () => (await config(run)).sources[1]!.volume, 0.631);
 
     const next = page.waitForResponse((r) => r.url().endsWith('/sources/PC/nexttrack'));

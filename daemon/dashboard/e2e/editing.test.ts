@@ -104,7 +104,8 @@ describe('editing from the dashboard', () => {
           .join(' '),
       );
     assert.match(await described(volume), /must be <= 1 \(got 1\.5\)/);
-    assert.match(await described(ip), /must be an IPv4 or IPv6 address/);
+    assert.match(await described(ip), /must be an IP address, like 192\.168\.1\.20/);
+    assert.doesNotMatch(await described(ip), /%zone/);
     await dialog.getByRole('alert').waitFor();
     assert.equal(await volume.inputValue(), '1.5', 'the typed values are kept');
     const unchanged = (await config(run)).sinks[0]!;

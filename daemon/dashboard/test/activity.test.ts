@@ -167,6 +167,13 @@ function stats(
   };
 }
 
+/** Stats with `lost` packets on PC and `underruns` on Kitchen. */
+function withLoss(c: ReturnType<typeof setup>, packets: number, lost: number, underruns: number) {
+  const s = stats(c, packets, {}, underruns);
+  s.sources[0]!.lost = lost;
+  return s;
+}
+
 test('a source whose packets grow is playing, and so are its sinks, route and their groups', () => {
   const c = setup();
   const solved = solve(c.config);
@@ -191,7 +198,7 @@ test('packets that stop: no signal for N s; the sink goes silent', () => {
   tracker.observe(stats(c, 200), 1000);
   for (let t = 2000; t <= 9000; t += 1000) tracker.observe(stats(c, 200), t);
   const a = computeActivity(c.config, solved, stats(c, 200), tracker, 9000);
-  assert.equal(a.sources.get(c.pc.config_id)?.chip.label, 'no signal for 8 s');
+  assert.equal(a.sources.get(c.pc.config_id)?.chip.label, 'silent for 8 s');
   assert.equal(a.sinks.get(c.kitchen.config_id)?.chip.state, 'silent');
 });
 
@@ -199,18 +206,19 @@ test('loss and underruns in the last minute are problems; older ones are forgott
   const c = setup();
   const solved = solve(c.config);
   const tracker = new ActivityTracker();
-  const lossy = (packets: number, lost: number, underruns: number) => {
-    const s = stats(c, packets, {}, underruns);
-    s.sources[0]!.lost = lost;
-    return s;
-  };
+  const lossy = (packets: number, lost: number, underruns: number) =>
+    withLoss(c, packets, lost, underruns);
   tracker.observe(lossy(100, 0, 0), 0);
-  tracker.observe(lossy(200, 3, 2), 1000);
-  let a = computeActivity(c.config, solved, lossy(200, 3, 2), tracker, 1000);
-  assert.equal(a.sources.get(c.pc.config_id)?.chip.label, 'playing, 3 lost');
-  assert.equal(a.sinks.get(c.kitchen.config_id)?.chip.label, 'playing, 2 underruns');
-  for (let t = 2000; t <= 63_000; t += 1000) tracker.observe(lossy(200 + t / 10, 3, 2), t);
-  a = computeActivity(c.config, solved, lossy(6500, 3, 2), tracker, 63_000);
+  tracker.observe(lossy(200, 30, 20), 1000);
+  let a = computeActivity(c.config, solved, lossy(200, 30, 20), tracker, 1000);
+  assert.equal(a.sources.get(c.pc.config_id)?.chip.state, 'problem');
+  assert.equal(a.sources.get(c.pc.config_id)?.chip.label, 'breaking up');
+  assert.match(a.sources.get(c.pc.config_id)!.chip.detail, /30 packets lost/);
+  assert.equal(a.sinks.get(c.kitchen.config_id)?.chip.state, 'problem');
+  assert.equal(a.sinks.get(c.kitchen.config_id)?.chip.label, 'dropouts');
+  assert.match(a.sinks.get(c.kitchen.config_id)!.chip.detail, /20 underruns/);
+  for (let t = 2000; t <= 63_000; t += 1000) tracker.observe(lossy(200 + t / 10, 30, 20), t);
+  a = computeActivity(c.config, solved, lossy(6500, 30, 20), tracker, 63_000);
   assert.equal(a.sources.get(c.pc.config_id)?.chip.state, 'playing');
   assert.equal(a.sinks.get(c.kitchen.config_id)?.underrunsLastMinute, 0);
 });
@@ -289,4 +297,104 @@ test('a source with packets in the first statistics is "checking" until the seco
       ?.chip.state,
     'playing',
   );
+});
+
+test('an unknown sender is matched as the engine matches it: kind, port and tag, not only the address', () => {
+  const c = setup();
+  // PC is a Scream source at 10.0.0.2; Radio an RTP source on port 40000 from any address;
+  // App a per-application source by tag.
+  const radio = source('Radio', { rtp: { port: 40000, payload_type: null } });
+  const app = source('App', { tag: '10.0.0.5/spotify' });
+  c.config.sources.push(radio as never, app as never);
+  const solved = solve(c.config);
+  const sender = (
+    kind: 'scream' | 'scream-tagged' | 'rtp',
+    address: string,
+    port: number,
+    tag: string | null = null,
+  ) => ({
+    kind,
+    address,
+    port,
+    tag,
+    packets: 50,
+    format: null,
+    last_seen_ms_ago: 10,
+  });
+  const heard = stats(c, 0, {
+    unknown_senders: [
+      // RTP from PC's address: the Scream source does not take RTP (it was hidden).
+      sender('rtp', '10.0.0.2', 5004),
+      // RTP on Radio's port: Radio takes it (from any address).
+      sender('rtp', '10.0.0.40', 40000),
+      // Scream from an address only an RTP source names: no Scream source takes it.
+      sender('scream', '10.0.0.41', 4010),
+      // Tagged Scream with App's tag: App takes it, whatever the address.
+      sender('scream-tagged', '10.0.0.99', 4011, '10.0.0.5/spotify'),
+    ],
+  });
+  const a = computeActivity(c.config, solved, heard, new ActivityTracker(), 0);
+  assert.deepEqual(
+    a.unknownSenders.map((u) => `${u.kind} ${u.address}:${u.port}`),
+    ['rtp 10.0.0.2:5004', 'scream 10.0.0.41:4010'],
+  );
+  // PC is not "not routed" because of an RTP sender at its address: it hears no Scream.
+  assert.equal(a.sources.get(c.pc.config_id)?.chip.state, 'no-signal');
+});
+
+test('an RTP source that names its sender does not take another address on its port', () => {
+  const c = setup();
+  const radio = source('Radio', { ip: '10.0.0.40', rtp: { port: 40000, payload_type: null } });
+  c.config.sources.push(radio as never);
+  const heard = stats(c, 0, {
+    unknown_senders: [
+      {
+        kind: 'rtp',
+        address: '10.0.0.41',
+        port: 40000,
+        tag: null,
+        packets: 50,
+        format: null,
+        last_seen_ms_ago: 10,
+      },
+    ],
+  });
+  const a = computeActivity(c.config, solve(c.config), heard, new ActivityTracker(), 0);
+  assert.deepEqual(
+    a.unknownSenders.map((u) => u.address),
+    ['10.0.0.41'],
+  );
+});
+
+test('a lost packet or an underrun now and then is not a problem: the chip stays calm and says it', () => {
+  const c = setup();
+  const tracker = new ActivityTracker();
+  for (const [at, packets, troubles] of [
+    [0, 100, 0],
+    [1000, 200, 1],
+  ] as const) {
+    tracker.observe(withLoss(c, packets, troubles, troubles), at);
+  }
+  const a = computeActivity(c.config, solve(c.config), withLoss(c, 200, 1, 1), tracker, 1000);
+  const pc = a.sources.get(c.pc.config_id)!.chip;
+  assert.equal(pc.state, 'playing');
+  assert.match(pc.detail, /1 packet lost/);
+  const kitchen = a.sinks.get(c.kitchen.config_id)!;
+  assert.equal(kitchen.chip.state, 'playing');
+  assert.match(kitchen.chip.detail, /1 underrun/);
+  assert.equal(kitchen.underrunsLastMinute, 1);
+});
+
+test('a source quiet for a while says so calmly, not as a problem', () => {
+  const c = setup();
+  const solved = solve(c.config);
+  const tracker = new ActivityTracker();
+  tracker.observe(stats(c, 100), 0);
+  tracker.observe(stats(c, 200), 1000);
+  for (let t = 2000; t <= 11_000; t += 1000) tracker.observe(stats(c, 200), t);
+  const chip = computeActivity(c.config, solved, stats(c, 200), tracker, 11_000).sources.get(
+    c.pc.config_id,
+  )!.chip;
+  assert.notEqual(chip.state, 'problem');
+  assert.equal(chip.label, 'silent for 10 s');
 });

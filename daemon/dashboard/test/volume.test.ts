@@ -8,6 +8,7 @@ import {
   positionToGain,
   RANGE_DB,
   stepGain,
+  volumeDetail,
 } from '../src/lib/volume';
 
 test('the ends of the slider are silence and full volume', () => {
@@ -34,10 +35,15 @@ test('gain -> position -> gain keeps every saved value to 3 decimals', () => {
   }
 });
 
-test('what is shown is the exact value and its level', () => {
-  assert.equal(formatVolume(0.5), '0.5 (−6.0 dB)');
-  assert.equal(formatVolume(1), '1 (0.0 dB)');
-  assert.equal(formatVolume(0), '0 (−∞ dB)');
+test('what is shown is a level a person reads (a percentage of the slider); dB and the saved value in the details', () => {
+  assert.equal(formatVolume(1), '100 %');
+  assert.equal(formatVolume(0), '0 %');
+  // -6 dB is near the top of a perceptual slider.
+  assert.equal(formatVolume(0.5), '88 %');
+  assert.equal(formatVolume(0.1), '60 %');
+  assert.equal(volumeDetail(0.5), '−6.0 dB (gain 0.5)');
+  assert.equal(volumeDetail(1), '0.0 dB (gain 1)');
+  assert.equal(volumeDetail(0), 'silent (gain 0)');
   assert.equal(formatDb(0.1), '−20.0 dB');
 });
 

@@ -121,6 +121,17 @@ export const Volume = Type.Number({
   examples: [0.8],
 });
 
+export const UnmuteVolume = Nullable(
+  Type.Number({ exclusiveMinimum: VOLUME_MIN, maximum: VOLUME_MAX }),
+  {
+    description:
+      'The volume to go back to when unmuted: the mute button sets volume to 0 and this to the ' +
+      'volume it had, and unmuting restores it and sets this to null, so every dashboard and app ' +
+      'unmutes to the same level. Null when the entry was not muted that way.',
+    examples: [null],
+  },
+);
+
 export const Delay = Type.Integer({
   minimum: DELAY_MIN_MS,
   maximum: DELAY_MAX_MS,

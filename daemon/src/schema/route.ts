@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Delay, Enabled, FLAT_EQUALIZER, Name, nameRules, Volume } from './common.js';
+import { Delay, Enabled, FLAT_EQUALIZER, Name, nameRules, UnmuteVolume, Volume } from './common.js';
 import { entitySchemas } from './entity.js';
 
 const fields = {
@@ -17,10 +17,11 @@ const fields = {
   }),
   enabled: Enabled,
   volume: Volume,
+  unmute_volume: UnmuteVolume,
   delay: Delay,
 };
 
-export const ROUTE_DEFAULTS = { enabled: true, volume: 1, delay: 0 } as const;
+export const ROUTE_DEFAULTS = { enabled: true, volume: 1, unmute_volume: null, delay: 0 } as const;
 
 const { name, source, sink, ...rest } = fields;
 

@@ -16,6 +16,7 @@ import {
   Nullable,
   SAMPLE_RATES,
   StringEnum,
+  UnmuteVolume,
   Volume,
 } from './common.js';
 import { SINK_PROTOCOLS } from './constants.js';
@@ -48,6 +49,7 @@ const fields = {
   enabled: Enabled,
   group_members: GroupMembers,
   volume: Volume,
+  unmute_volume: UnmuteVolume,
   bit_depth: IntegerEnum(BIT_DEPTHS, {
     description: 'Bits per sample sent to the sink: 16, 24 or 32 (RTP: 16 or 24, as L16/L24).',
     examples: [16],
@@ -107,6 +109,7 @@ export const SINK_DEFAULTS = {
   enabled: true,
   group_members: [],
   volume: 1,
+  unmute_volume: null,
   bit_depth: 16,
   sample_rate: 48000,
   channels: 2,

@@ -13,6 +13,7 @@ import {
   optionalWithDefaults,
   SAMPLE_RATES,
   StringEnum,
+  UnmuteVolume,
   Volume,
   withDefaults,
 } from './common.js';
@@ -95,6 +96,7 @@ const fields = {
   enabled: Enabled,
   group_members: GroupMembers,
   volume: Volume,
+  unmute_volume: UnmuteVolume,
   delay: Delay,
   vnc_ip: Nullable(IpAddress, {
     description:
@@ -112,6 +114,7 @@ export const SOURCE_DEFAULTS = {
   enabled: true,
   group_members: [],
   volume: 1,
+  unmute_volume: null,
   delay: 0,
   vnc_ip: null,
   vnc_port: DEFAULT_VNC_PORT,

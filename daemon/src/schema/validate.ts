@@ -96,7 +96,7 @@ export const coercingAjv = createAjv(true);
 
 const formatRules: Record<string, string> = {
   uuid: 'must be a UUID',
-  ip: 'must be an IPv4 or IPv6 address (without a %zone)',
+  ip: 'must be an IP address, like 192.168.1.20 or fd00::20 (with no interface suffix such as %eth0)',
 };
 
 /** `/sinks/2/volume` -> `sinks[2].volume`. */

@@ -87,6 +87,7 @@ describe('auto-add reconciler', () => {
       sink: 'x',
       enabled: true,
       volume: 1,
+      unmute_volume: null,
       delay: 0,
       equalizer: c.sources[0]!.equalizer,
     });

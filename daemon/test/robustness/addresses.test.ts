@@ -130,7 +130,9 @@ describe('IP addresses: the daemon and the engine agree', () => {
       const res = await app.inject({ method: 'POST', url: '/sinks', payload: { name: 'Z', ip } });
       assert.equal(res.statusCode, 400, ip);
       assert.equal(res.json().details[0].path, 'ip');
-      assert.match(res.json().details[0].rule, /without a %zone/);
+      // In words a person reads (issue 31): no "%zone" jargon, an example of what is accepted.
+      assert.match(res.json().details[0].rule, /IP address, like 192\.168\.1\.20/);
+      assert.doesNotMatch(res.json().details[0].rule, /%zone/);
     }
     const ok = await app.inject({
       method: 'POST',

@@ -11,7 +11,7 @@ import type { Source } from '../../src/schema/source.js';
 import { WEBRTC_DEFAULTS } from '../../src/schema/webrtc.js';
 
 export const eq = (bands: Partial<Equalizer> = {}): Equalizer => ({ ...FLAT_EQUALIZER, ...bands });
-export const base = { volume: 1, delay: 0, enabled: true, equalizer: eq() };
+export const base = { volume: 1, unmute_volume: null, delay: 0, enabled: true, equalizer: eq() };
 export const sink = (name: string, extra: Partial<Sink> = {}): Sink => ({
   ...base,
   config_id: randomUUID(),

@@ -4,9 +4,8 @@ import type { RefObject } from 'react';
 import { type Options, useHotkeys } from 'react-hotkeys-hook';
 import type { Source } from '../api/schema';
 import { openDialog } from '../features/dialogs';
-import { media, setVolume, toggleMute } from '../features/entities/actions';
+import { media, stepVolume, toggleMute } from '../features/entities/actions';
 import { ownsKey, SHORTCUTS } from '../lib/shortcuts';
-import { stepGain } from '../lib/volume';
 import { toast } from '../ui/toasts';
 
 const options: Options = {
@@ -48,10 +47,7 @@ export function useShortcuts(active: Source | null, search: RefObject<HTMLInputE
     [SHORTCUTS.volumeUp.keys, SHORTCUTS.volumeDown.keys],
     (event) => {
       if (!active) return;
-      const direction = event.key === 'ArrowUp' ? 1 : -1;
-      void setVolume('source', active.name, stepGain(active.volume, direction)).catch(
-        () => undefined,
-      );
+      void stepVolume('source', active, event.key === 'ArrowUp' ? 1 : -1).catch(() => undefined);
     },
     options,
     [active],

@@ -74,6 +74,12 @@ interface Sample {
 /** A packet counter that grew within this long counts as "playing" (stats come every second). */
 const PLAYING_WINDOW_MS = 2500;
 const PROBLEM_WINDOW_MS = 60_000;
+/**
+ * Troubles in the last minute a listener hears as a problem. One concealed gap (a lost or late
+ * packet of a few ms, an underrun faded out) is hardly audible; several a minute are heard as
+ * crackle or dropouts, and the chip turns red. Fewer stay in the chip's detail, calm.
+ */
+export const AUDIBLE_TROUBLES = 5;
 /** An unknown sender heard this recently is "arriving". */
 const ARRIVING_MS = 3000;
 
@@ -83,11 +89,30 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** Does `sender` belong to `source` (the engine matches by tag when there is one, else by ip)? */
+function underrunText(n: number): string {
+  return `${n} ${n === 1 ? 'underrun or send error' : 'underruns or send errors'}`;
+}
+
+/**
+ * Does `sender` belong to `source`? As the engine matches a packet (native/engine/src/runtime/
+ * ingest.rs): Scream by address, to a Scream source without a tag; tagged Scream by tag alone;
+ * RTP by port, from the source's address when it names one (its payload type is not reported,
+ * so a source that accepts one payload type may still refuse a sender this says it takes).
+ */
 export function senderMatches(sender: UnknownSender, source: Source): boolean {
   if (source.is_group) return false;
-  if (sender.tag !== null) return source.tag === sender.tag;
-  return source.ip !== null && source.ip === sender.address && source.tag === null;
+  switch (sender.kind) {
+    case 'scream':
+      return source.rtp === null && source.tag === null && source.ip === sender.address;
+    case 'scream-tagged':
+      return sender.tag !== null && source.tag === sender.tag;
+    case 'rtp':
+      return (
+        source.rtp !== null &&
+        source.rtp.port === sender.port &&
+        (source.ip === null || source.ip === sender.address)
+      );
+  }
 }
 
 /** Remembers counters over the last minute, one sample per stats message and entry. */
@@ -178,14 +203,17 @@ export function computeActivity(
     else if (own && tracker.growing(source.config_id, now)) {
       playing.add(source.config_id);
       const troubles = tracker.troublesLastMinute(source.config_id);
+      const lost = `${plural(troubles, 'packet')} lost, late or malformed in the last minute`;
       state =
-        troubles > 0
-          ? chip(
-              'problem',
-              `playing, ${troubles} lost`,
-              `${plural(troubles, 'packet')} lost, late or malformed in the last minute.`,
-            )
-          : chip('playing', 'playing', 'Audio is arriving and plays on its routes.');
+        troubles >= AUDIBLE_TROUBLES
+          ? chip('problem', 'breaking up', `${lost}: the gaps are audible.`)
+          : chip(
+              'playing',
+              'playing',
+              troubles > 0
+                ? `Audio is arriving; ${lost} (concealed, hardly audible).`
+                : 'Audio is arriving and plays on its routes.',
+            );
     } else if (own && own.packets > 0 && !tracker.seenTwice(source.config_id)) {
       state = chip(
         'idle',
@@ -198,7 +226,7 @@ export function computeActivity(
       const quiet = tracker.quietFor(source.config_id, now);
       state = chip(
         'no-signal',
-        quiet === null ? 'no signal' : `no signal for ${quiet} s`,
+        quiet === null ? 'no signal' : `silent for ${quiet} s`,
         'No audio is arriving from this source.',
       );
     }
@@ -229,15 +257,20 @@ export function computeActivity(
     if (!sink.enabled) state = chip('off', 'off', 'Disabled: nothing is sent to it.');
     else if (down) state = down;
     else if (held.has(sink.config_id)) state = quarantined(sink.config_id)!;
-    else if (underruns > 0) {
-      const playingNow = sinkPlaying.has(sink.config_id);
+    else if (underruns >= AUDIBLE_TROUBLES) {
       state = chip(
         'problem',
-        `${playingNow ? 'playing, ' : ''}${plural(underruns, 'underrun')}`,
-        `${plural(underruns, 'underrun or send error')} in the last minute.`,
+        'dropouts',
+        `${underrunText(underruns)} in the last minute: the gaps are audible.`,
       );
     } else if (sinkPlaying.has(sink.config_id)) {
-      state = chip('playing', 'playing', 'A routed source is playing on it.');
+      state = chip(
+        'playing',
+        'playing',
+        underruns > 0
+          ? `A routed source is playing on it; ${underrunText(underruns)} in the last minute (faded, hardly audible).`
+          : 'A routed source is playing on it.',
+      );
     } else state = chip('silent', 'silent', 'No routed source is playing on it.');
     sinks.set(sink.config_id, { chip: state, stats: own, underrunsLastMinute: underruns });
   }

@@ -1,6 +1,7 @@
 // Volume sliders on a perceptual scale: the slider position moves in decibels over a 50 dB range,
 // so equal movements sound like equal steps; the bottom is silence. The API's value stays the
-// linear gain 0.0-1.0, rounded to 3 decimals so what is shown is exactly what is saved.
+// linear gain 0.0-1.0, rounded to 3 decimals; the card shows the position as a percentage and
+// the level in dB with the saved value in its details.
 
 export const RANGE_DB = 50;
 /** Position step of the Up/Down keys and the slider's arrow keys: 2 dB. */
@@ -27,9 +28,15 @@ export function formatDb(gain: number): string {
   return `${text.replace('-', '−')} dB`;
 }
 
-/** The exact saved value and its level: "0.5 (−6.0 dB)". */
+/** What a person reads: the slider's position as a percentage ("88 %" for 0.5). */
 export function formatVolume(gain: number): string {
-  return `${Number(gain.toFixed(3))} (${formatDb(gain)})`;
+  return `${Math.round(gainToPosition(gain) * 100)} %`;
+}
+
+/** The details: the level in dB and the exact saved value ("−6.0 dB (gain 0.5)"). */
+export function volumeDetail(gain: number): string {
+  const level = gain <= 0 ? 'silent' : formatDb(gain);
+  return `${level} (gain ${Number(gain.toFixed(3))})`;
 }
 
 /** The gain one key step up or down from `gain` (from silence, up goes to the bottom step). */

@@ -1,5 +1,5 @@
 import { Dialog as RadixDialog } from 'radix-ui';
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
 import { CloseIcon } from './icons';
 
 interface Props {
@@ -10,13 +10,28 @@ interface Props {
   readonly wide?: boolean;
 }
 
-/** A modal dialog (Radix: focus trapped, Esc and the close button close it, focus returns). */
+/** The first field a dialog asks for (its Name, in the add and edit dialogs). */
+const FIRST_FIELD =
+  'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled])';
+
+/**
+ * A modal dialog (Radix: focus trapped, Esc and the close button close it, focus returns). It
+ * opens with focus on its first field, not on Close; a dialog without fields focuses Close.
+ */
 export function Dialog({ title, description, onClose, children, wide = false }: Props) {
+  const content = useRef<HTMLDivElement>(null);
   return (
     <RadixDialog.Root open onOpenChange={(open) => !open && onClose()}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="dialog-overlay" />
         <RadixDialog.Content
+          ref={content}
+          onOpenAutoFocus={(event) => {
+            const field = content.current?.querySelector<HTMLElement>(FIRST_FIELD);
+            if (!field) return;
+            event.preventDefault();
+            field.focus();
+          }}
           className={wide ? 'dialog dialog-wide' : 'dialog'}
           {...(description ? {} : { 'aria-describedby': undefined })}
         >

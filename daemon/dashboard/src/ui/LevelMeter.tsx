@@ -20,6 +20,7 @@ export function LevelMeter({
   name,
   kind = 'sink',
   members,
+  among,
 }: {
   configId: string;
   name: string;
@@ -28,6 +29,9 @@ export function LevelMeter({
   /** A group's: the config_ids of the members it plays, combined (combineLevels for sources,
    * loudestLevels for sinks). */
   members?: readonly string[];
+  /** A source's: the config_ids to subscribe for (every source card shares one subscription of
+   * all sources, as a socket takes at most 32). */
+  among?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const memberIds = members?.join(',');
@@ -43,7 +47,7 @@ export function LevelMeter({
     // Every sink's meter (a sink group's too) shares one subscription (all sinks); a source's
     // names it, a source group's its members.
     const group = memberIds === undefined ? null : new Set(memberIds.split(',').filter(Boolean));
-    const source = group ? [...group].sort().join(',') : configId;
+    const source = group ? [...group].sort().join(',') : (among ?? configId);
     if (kind === 'source' && !source) return; // A group with no member: nothing to measure.
     const query = kind === 'sink' ? {} : { source };
     return levelSocket().subscribe({ ...query, detail: 'meter' }, (message) => {
@@ -89,7 +93,7 @@ export function LevelMeter({
         root.setAttribute('aria-valuetext', text);
       }
     });
-  }, [configId, kind, memberIds]);
+  }, [configId, kind, memberIds, among]);
   return (
     // biome-ignore lint/a11y/useSemanticElements: one value for several channels' bars; <meter> draws one bar and holds no children
     <div

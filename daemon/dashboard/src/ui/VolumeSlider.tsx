@@ -1,9 +1,16 @@
-// A volume slider on the perceptual scale (lib/volume.ts) that shows the exact saved value. It is
+// A volume slider on the perceptual scale (lib/volume.ts) that shows its position as a percentage
+// (the level in dB and the saved value in its title and accessible value). It is
 // heard while dragging (changes sent at most every 150 ms) and the last position is always sent.
 import { Slider } from 'radix-ui';
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { throttle } from '../lib/throttle';
-import { formatVolume, gainToPosition, positionToGain, stepGain } from '../lib/volume';
+import {
+  formatVolume,
+  gainToPosition,
+  positionToGain,
+  stepGain,
+  volumeDetail,
+} from '../lib/volume';
 
 interface Props {
   /** Accessible name: "Volume of Kitchen". */
@@ -75,10 +82,10 @@ export function VolumeSlider({ label, value, onChange, compact = false }: Props)
         <Slider.Thumb
           className="slider-thumb"
           aria-label={label}
-          aria-valuetext={formatVolume(shown)}
+          aria-valuetext={`${formatVolume(shown)}, ${volumeDetail(shown)}`}
         />
       </Slider.Root>
-      <output className="volume-value" aria-hidden="true">
+      <output className="volume-value" aria-hidden="true" title={volumeDetail(shown)}>
         {formatVolume(shown)}
       </output>
     </div>

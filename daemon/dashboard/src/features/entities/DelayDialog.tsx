@@ -1,4 +1,5 @@
-// Delay of a source, sink or route: -10 ms / +10 ms apply at once; a typed value on Save. The
+// Delay of a source, sink or route: -10 ms / +10 ms apply at once (every click: each steps from
+// the one before, lib/steps.ts); a typed value on Save. The
 // total along a path adds up and is capped at 5000 ms by the engine.
 import { type FormEvent, useState } from 'react';
 import { ApiError, errorMessage, type Kind } from '../../api/client';
@@ -7,7 +8,7 @@ import { withoutPath } from '../../lib/problems';
 import { Dialog } from '../../ui/Dialog';
 import { Field } from '../../ui/Field';
 import { closeDialog } from '../dialogs';
-import { setDelay } from './actions';
+import { setDelay, stepDelay } from './actions';
 import { Gone } from './EditDialog';
 import { numberOrText } from './form';
 import { useEntity } from './use-entity';
@@ -21,10 +22,10 @@ export default function DelayDialog({ kind, name }: { kind: Kind; name: string }
   if (!entity) return <Gone kind={kind} name={name} />;
   const value = typed ?? String(entity.delay);
 
-  const apply = async (delay: number | string) => {
+  const apply = async (change: () => Promise<unknown>) => {
     setError(null);
     try {
-      await setDelay(kind, entity.name, delay as number);
+      await change();
       setTyped(null);
     } catch (failure) {
       const detail =
@@ -34,7 +35,7 @@ export default function DelayDialog({ kind, name }: { kind: Kind; name: string }
   };
   const save = (event: FormEvent) => {
     event.preventDefault();
-    void apply(numberOrText(value));
+    void apply(() => setDelay(kind, entity.name, numberOrText(value) as number));
   };
   return (
     <Dialog
@@ -48,7 +49,7 @@ export default function DelayDialog({ kind, name }: { kind: Kind; name: string }
             type="button"
             className="button button-secondary"
             disabled={entity.delay <= DELAY_MIN_MS}
-            onClick={() => apply(Math.max(DELAY_MIN_MS, entity.delay - STEP_MS))}
+            onClick={() => apply(() => stepDelay(kind, entity, -STEP_MS))}
           >
             −10 ms
           </button>
@@ -66,7 +67,7 @@ export default function DelayDialog({ kind, name }: { kind: Kind; name: string }
             type="button"
             className="button button-secondary"
             disabled={entity.delay >= DELAY_MAX_MS}
-            onClick={() => apply(Math.min(DELAY_MAX_MS, entity.delay + STEP_MS))}
+            onClick={() => apply(() => stepDelay(kind, entity, STEP_MS))}
           >
             +10 ms
           </button>

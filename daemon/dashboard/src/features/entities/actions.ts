@@ -2,10 +2,20 @@
 // brings it back to every open dashboard. Failures become a toast in the API's own words.
 import { api, errorMessage, type Kind } from '../../api/client';
 import { live } from '../../api/live';
-import type { Route, Sink, Source, UnknownSender } from '../../api/schema';
+import {
+  DELAY_MAX_MS,
+  DELAY_MIN_MS,
+  type Route,
+  type Sink,
+  type Source,
+  type UnknownSender,
+} from '../../api/schema';
 import { restoreFavorite, toggleFavorite as toggled } from '../../lib/favorites';
 import { routeName, uniqueName } from '../../lib/names';
+import { steps } from '../../lib/steps';
+import { stepGain } from '../../lib/volume';
 import { toast, toastError } from '../../ui/toasts';
+import { revealCard } from '../layout/registry';
 
 export type Entity = Source | Sink | Route;
 export const KIND_WORD: Record<Kind, string> = { source: 'source', sink: 'sink', route: 'route' };
@@ -36,25 +46,35 @@ export function setDelay(kind: Kind, name: string, delay: number): Promise<unkno
   return api.update(kind, name, { delay });
 }
 
-const UNMUTE_KEY = 'tributary-unmute:';
-/** Unmuting something muted elsewhere (no remembered level) goes to half volume, not to full. */
+/** Unmuting something muted with no level kept (set to 0 another way) goes to half volume. */
 export const UNMUTE_DEFAULT = 0.5;
 
-/** Mute sets the volume to 0 and remembers the level on this device; unmute restores it. */
+/**
+ * Mute sets the volume to 0 and keeps the level it had in the entry itself (`unmute_volume`), so
+ * every browser and app unmutes to it; unmute restores it and clears it.
+ */
 export function toggleMute(kind: Kind, entity: Entity): Promise<unknown> {
-  const key = `${UNMUTE_KEY}${entity.config_id}`;
-  if (entity.volume > 0) {
-    try {
-      localStorage.setItem(key, String(entity.volume));
-    } catch {}
-    return setVolume(kind, entity.name, 0).catch(() => undefined);
-  }
-  let level = UNMUTE_DEFAULT;
-  try {
-    const saved = Number(localStorage.getItem(key));
-    if (saved > 0 && saved <= 1) level = saved;
-  } catch {}
-  return setVolume(kind, entity.name, level).catch(() => undefined);
+  const patch =
+    entity.volume > 0
+      ? { volume: 0, unmute_volume: entity.volume }
+      : { volume: entity.unmute_volume ?? UNMUTE_DEFAULT, unmute_volume: null };
+  return attempt(`${entity.volume > 0 ? 'mute' : 'unmute'} ${entity.name}`, () =>
+    api.update(kind, entity.name, patch),
+  ).catch(() => undefined);
+}
+
+/** One volume step (2 dB) from the last step asked for, so quick presses all count. */
+export function stepVolume(kind: Kind, entity: Entity, direction: 1 | -1): Promise<unknown> {
+  const key = `${kind}:${entity.config_id}:volume`;
+  const gain = stepGain(steps.base(key, entity.volume), direction);
+  return steps.apply(key, gain, (volume) => setVolume(kind, entity.name, volume));
+}
+
+/** The delay one step (10 ms) on from the last step asked for, within the API's range. */
+export function stepDelay(kind: Kind, entity: Entity, by: number): Promise<unknown> {
+  const key = `${kind}:${entity.config_id}:delay`;
+  const delay = Math.min(DELAY_MAX_MS, Math.max(DELAY_MIN_MS, steps.base(key, entity.delay) + by));
+  return steps.apply(key, delay, (value) => setDelay(kind, entity.name, value));
 }
 
 export function toggleFavorite(entity: Entity): Promise<unknown> {
@@ -121,7 +141,10 @@ export async function connect(source: string, sink: string): Promise<void> {
     config.routes.map((r) => r.name),
   );
   await attempt(`route ${source} to ${sink}`, () => api.add('route', { name, source, sink }))
-    .then(() => toast({ title: `Route created: ${source} → ${sink}` }))
+    .then((route) => {
+      toast({ title: `Route created: ${source} → ${sink}` });
+      revealCard(route.config_id);
+    })
     .catch(() => undefined);
 }
 

@@ -31,13 +31,13 @@ export function sinkFormat(sink: Sink): string | null {
 export function sourceCounters(stats: SourceStats): string {
   const total = stats.packets + stats.lost;
   const loss = total > 0 ? (100 * stats.lost) / total : 0;
-  const drift = stats.drift_ppm;
+  const drift = Math.round(stats.drift_ppm);
   return [
     `${number.format(stats.packets)} packets`,
-    `${loss.toFixed(loss > 0 && loss < 0.1 ? 2 : 1)}% loss`,
+    `${loss.toFixed(loss > 0 && loss < 0.1 ? 2 : 1)} % lost`,
     `jitter ${stats.jitter_ms.toFixed(1)} ms`,
     `buffer ${Math.round(stats.buffer_ms)} ms`,
-    `drift ${drift > 0 ? '+' : ''}${drift.toFixed(0)} ppm`,
+    drift === 0 ? 'clock in step' : `clock ${Math.abs(drift)} ppm ${drift > 0 ? 'fast' : 'slow'}`,
   ].join(' · ');
 }
 

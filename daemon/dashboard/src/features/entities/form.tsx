@@ -5,7 +5,9 @@ import { type ChangeEvent, type FormEvent, type ReactNode, useState } from 'reac
 import { ApiError, api, type EntityTypes, errorMessage, type Kind } from '../../api/client';
 import { placeProblems } from '../../lib/problems';
 import { Dialog } from '../../ui/Dialog';
+import { toast } from '../../ui/toasts';
 import { closeDialog } from '../dialogs';
+import { revealCard } from '../layout/registry';
 
 export type FormValues = Record<string, string | boolean>;
 
@@ -132,14 +134,19 @@ export function EntityDialog({
 
 /** Saves a dialog's entry: a POST of `body` when adding, a PUT of what changed when editing
  * `before` (the API validates either). */
-export function saveEntry<K extends Kind>(
+export async function saveEntry<K extends Kind>(
   kind: K,
   before: EntityTypes[K]['entity'] | undefined,
   body: object,
 ): Promise<EntityTypes[K]['entity']> {
-  return before
-    ? api.update(kind, before.name, changedFields(before, body as never) as never)
-    : api.add(kind, body as EntityTypes[K]['input']);
+  const saved = before
+    ? await api.update(kind, before.name, changedFields(before, body as never) as never)
+    : await api.add(kind, body as EntityTypes[K]['input']);
+  // Every save says so, and brings its card into view (a new one lands at the end of its list).
+  const what = 'is_group' in saved && saved.is_group ? `${kind} group` : kind;
+  toast({ title: `${before ? 'Saved' : 'Added'} ${what} ${saved.name}` });
+  revealCard(saved.config_id);
+  return saved;
 }
 
 /** An input's text as the API value: a number when it reads as one, else the text (the API says why not). */

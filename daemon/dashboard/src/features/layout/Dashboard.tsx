@@ -10,7 +10,6 @@ import {
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
-import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
 import { DropdownMenu } from 'radix-ui';
 import { type ReactNode, useRef, useState } from 'react';
 import { useLive } from '../../api/hooks';
@@ -31,7 +30,7 @@ import { SourceCard } from '../sources/SourceCard';
 import { ActiveSource, useActiveSource } from './ActiveSource';
 import { Banners } from './Banners';
 import { Column } from './Column';
-import { announcements, collisions, onDragEnd } from './drag';
+import { announcements, collisions, keyboardCoordinates, onDragEnd } from './drag';
 import { RouteLines } from './RouteLines';
 import { TopBar } from './TopBar';
 import { VisualizerSlot } from './VisualizerSlot';
@@ -85,7 +84,7 @@ export function Dashboard() {
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
     useSensor(TouchSensor, { activationConstraint: { delay: 200, tolerance: 6 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+    useSensor(KeyboardSensor, { coordinateGetter: keyboardCoordinates }),
   );
 
   const shown = config ? filter(config, query) : null;

@@ -5,8 +5,10 @@ import {
   type CollisionDetection,
   closestCenter,
   type DragEndEvent,
+  type KeyboardCoordinateGetter,
   pointerWithin,
 } from '@dnd-kit/core';
+import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
 import { live } from '../../api/live';
 import { reorderFavorites } from '../../lib/favorites';
 import { connect, saveFavorites } from '../entities/actions';
@@ -29,9 +31,51 @@ export const collisions: CollisionDetection = (args) => {
     return false;
   };
   const droppableContainers = args.droppableContainers.filter(accepts);
-  return active?.type === 'connect'
+  // A connect drag by keyboard has no pointer: the sink the keys moved onto is the closest.
+  return active?.type === 'connect' && args.pointerCoordinates
     ? pointerWithin({ ...args, droppableContainers })
     : closestCenter({ ...args, droppableContainers });
+};
+
+const NEXT = new Set(['ArrowDown', 'ArrowRight']);
+const PREVIOUS = new Set(['ArrowUp', 'ArrowLeft']);
+
+/**
+ * The keys while dragging. A source's port (a connect drag) goes from sink to sink with the arrow
+ * keys, top to bottom, so Space on the port, arrows, Space connects; favorites reorder as sortable
+ * lists do.
+ */
+export const keyboardCoordinates: KeyboardCoordinateGetter = (event, args) => {
+  const { active, collisionRect, droppableRects, droppableContainers, over } = args.context;
+  if (dataOf(active)?.type !== 'connect') return sortableKeyboardCoordinates(event, args);
+  const step = NEXT.has(event.code) ? 1 : PREVIOUS.has(event.code) ? -1 : 0;
+  if (step === 0 || !collisionRect) return undefined;
+  event.preventDefault();
+  const centre = (r: { top: number; height: number }) => r.top + r.height / 2;
+  const sinks = droppableContainers
+    .getEnabled()
+    .filter((c) => dataOf(c)?.type === 'sink-target' && droppableRects.has(c.id))
+    .map((c) => droppableRects.get(c.id)!)
+    .sort((a, b) => centre(a) - centre(b));
+  // From the sink it is over (the nearest as soon as it is picked up), the next below or above.
+  const overRect =
+    over && dataOf(over)?.type === 'sink-target' ? droppableRects.get(over.id) : null;
+  const here = centre(overRect ?? collisionRect);
+  const onSink = overRect != null || sinks.some((r) => Math.abs(centre(r) - here) <= 1);
+  const rect = !onSink
+    ? sinks.reduce<(typeof sinks)[number] | undefined>(
+        (best, r) =>
+          best && Math.abs(centre(best) - here) <= Math.abs(centre(r) - here) ? best : r,
+        undefined,
+      )
+    : step > 0
+      ? sinks.find((r) => centre(r) > here + 1)
+      : sinks.findLast((r) => centre(r) < here - 1);
+  if (!rect) return undefined;
+  return {
+    x: rect.left + rect.width / 2 - collisionRect.width / 2,
+    y: rect.top + rect.height / 2 - collisionRect.height / 2,
+  };
 };
 
 export function onDragEnd({ active, over }: DragEndEvent): void {
@@ -67,10 +111,14 @@ function nameOf(item: { id: string | number; data: { current?: unknown } }): str
 export const announcements: Announcements = {
   onDragStart: ({ active }) =>
     dataOf(active)?.type === 'connect'
-      ? `Picked up ${nameOf(active)}. Move onto a sink and drop to play it there.`
+      ? `Picked up ${nameOf(active)}. Move onto a sink (arrow keys) and drop it (Space) to play it there; Escape cancels.`
       : `Picked up ${nameOf(active)}.`,
   onDragOver: ({ over }) => (over ? `Over ${nameOf(over)}.` : undefined),
-  onDragEnd: ({ active, over }) =>
-    over ? `Dropped ${nameOf(active)} on ${nameOf(over)}.` : `Put ${nameOf(active)} back.`,
+  onDragEnd: ({ active, over }) => {
+    if (!over) return `Put ${nameOf(active)} back.`;
+    return dataOf(active)?.type === 'connect' && dataOf(over)?.type === 'sink-target'
+      ? `${nameOf(active)} now plays on ${nameOf(over)}.`
+      : `Dropped ${nameOf(active)} on ${nameOf(over)}.`;
+  },
   onDragCancel: ({ active }) => `Cancelled moving ${nameOf(active)}.`,
 };

@@ -1,5 +1,6 @@
 // Where each card is on screen, for the route lines: cards register their element by config_id,
-// and the lines are redrawn when one appears, goes, or changes size.
+// and the lines are redrawn when one appears, goes, or changes size. A saved card is brought into
+// view and highlighted (revealCard).
 import { useCallback, useSyncExternalStore } from 'react';
 
 const elements = new Map<string, HTMLElement>();
@@ -20,6 +21,27 @@ export function onCardsChange(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/** Cards to bring into view once they appear (a save answers before /ws/config brings them). */
+const toReveal = new Map<string, number>();
+/** How long a card asked to be revealed may take to appear (ms). */
+const REVEAL_WAIT_MS = 5000;
+/** How long a revealed card stays highlighted (ms). */
+const HIGHLIGHT_MS = 2500;
+
+function reveal(element: HTMLElement): void {
+  const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+  element.scrollIntoView({ block: 'center', behavior: reduced ? 'auto' : 'smooth' });
+  element.setAttribute('data-revealed', '');
+  setTimeout(() => element.removeAttribute('data-revealed'), HIGHLIGHT_MS);
+}
+
+/** Scrolls the card of `id` into view and highlights it, now or as soon as it appears. */
+export function revealCard(id: string): void {
+  const element = elements.get(id);
+  if (element) reveal(element);
+  else toReveal.set(id, Date.now() + REVEAL_WAIT_MS);
+}
+
 /** A ref callback that registers the card's element under its config_id. */
 export function useCardRef(id: string): (element: HTMLElement | null) => void {
   return useCallback(
@@ -33,6 +55,12 @@ export function useCardRef(id: string): (element: HTMLElement | null) => void {
       if (element) {
         elements.set(id, element);
         resize?.observe(element);
+        const until = toReveal.get(id);
+        if (until !== undefined) {
+          toReveal.delete(id);
+          // After layout, so the card is where it will stay.
+          if (Date.now() <= until) requestAnimationFrame(() => reveal(element));
+        }
       }
       changed();
     },

@@ -32,8 +32,8 @@ export function SinksEmpty() {
           .
         </li>
         <li>
-          <strong>This browser</strong>: a sink with WebRTC listening on has a Listen in Browser
-          button that plays it here.
+          <strong>This browser</strong>: add a sink with WebRTC listening on, then press Listen in
+          Browser on its card.
         </li>
       </ul>
     </div>

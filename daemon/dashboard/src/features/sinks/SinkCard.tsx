@@ -5,6 +5,7 @@ import type { Sink } from '../../api/schema';
 import { Chip } from '../../ui/Chip';
 import { LevelMeter } from '../../ui/LevelMeter';
 import { CardControls, FavoriteButton } from '../entities/CardControls';
+import { CardDetails } from '../entities/CardDetails';
 import { sinkCounters, sinkFormat, sinkKind } from '../entities/describe';
 import { EntityMenu } from '../entities/EntityMenu';
 import { ListenButton } from '../entities/ListenButton';
@@ -50,7 +51,9 @@ export const SinkCard = memo(function SinkCard({
         {sinkKind(sink)}
         {format && <> · {format}</>}
       </p>
-      <SinkStatus id={sink.config_id} />
+      <div className="card-state">
+        <SinkChip id={sink.config_id} />
+      </div>
       {sink.is_group ? (
         <GroupLevel group={sink} kind="sink" />
       ) : (
@@ -58,6 +61,9 @@ export const SinkCard = memo(function SinkCard({
       )}
       {sink.is_group && <Members names={sink.group_members} />}
       <CardControls kind="sink" entity={sink} />
+      <CardDetails volume={sink.volume}>
+        <SinkCounters id={sink.config_id} />
+      </CardDetails>
       <div className="card-listen">
         <StreamLink sink={sink} />
         <ListenButton sink={sink} />
@@ -66,17 +72,16 @@ export const SinkCard = memo(function SinkCard({
   );
 });
 
-/** The live part of the card (once a second): state chip and counters. */
-function SinkStatus({ id }: { id: string }) {
+/** The live part of the card (once a second): its state chip. */
+function SinkChip({ id }: { id: string }) {
+  const chip = useLive((s) => s.activity.sinks.get(id)?.chip);
+  return chip ? <Chip chip={chip} /> : null;
+}
+
+/** The counters, inside the details. */
+function SinkCounters({ id }: { id: string }) {
   const activity = useLive((s) => s.activity.sinks.get(id));
-  return (
-    <div className="card-state">
-      {activity && <Chip chip={activity.chip} />}
-      {activity?.stats && (
-        <span className="card-stats">
-          {sinkCounters(activity.stats, activity.underrunsLastMinute)}
-        </span>
-      )}
-    </div>
-  );
+  return activity?.stats ? (
+    <p className="card-stats">{sinkCounters(activity.stats, activity.underrunsLastMinute)}</p>
+  ) : null;
 }

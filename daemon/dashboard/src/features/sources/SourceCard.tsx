@@ -3,7 +3,9 @@ import { memo, type ReactNode, useId } from 'react';
 import { useLive } from '../../api/hooks';
 import type { Source } from '../../api/schema';
 import { Chip } from '../../ui/Chip';
+import { LevelMeter } from '../../ui/LevelMeter';
 import { CardControls, FavoriteButton } from '../entities/CardControls';
+import { CardDetails } from '../entities/CardDetails';
 import { sourceAddress, sourceCounters, sourceKind } from '../entities/describe';
 import { EntityMenu } from '../entities/EntityMenu';
 import { VncLink } from '../entities/VncLink';
@@ -45,27 +47,45 @@ export const SourceCard = memo(function SourceCard({
         {sourceKind(source)}
         {address && <> · {address}</>}
       </p>
-      <SourceStatus id={source.config_id} />
-      {source.is_group && <GroupLevel group={source} />}
+      <div className="card-state">
+        <SourceChip id={source.config_id} />
+      </div>
+      {source.is_group ? <GroupLevel group={source} /> : <SourceLevel source={source} />}
       {source.is_group && <Members names={source.group_members} />}
       <CardControls kind="source" entity={source} />
+      <CardDetails volume={source.volume}>
+        <SourceCounters id={source.config_id} />
+      </CardDetails>
       {source.vnc_ip && <VncLink source={source.name} named />}
       <ConnectPort source={source} />
     </article>
   );
 });
 
-/** The live part of the card (once a second): state chip and counters. */
-function SourceStatus({ id }: { id: string }) {
-  const activity = useLive((s) => s.activity.sources.get(id));
-  return (
-    <div className="card-state">
-      {activity && <Chip chip={activity.chip} />}
-      {activity?.stats && activity.stats.packets > 0 && (
-        <span className="card-stats">{sourceCounters(activity.stats)}</span>
-      )}
-    </div>
+/** The live part of the card (once a second): its state chip. */
+function SourceChip({ id }: { id: string }) {
+  const chip = useLive((s) => s.activity.sources.get(id)?.chip);
+  return chip ? <Chip chip={chip} /> : null;
+}
+
+/** What the source sends into the routes (measured while a route plays it). */
+function SourceLevel({ source }: { source: Source }) {
+  // One key for every card: the real sources' ids, sorted (a string, so it re-renders rarely).
+  const among = useLive(
+    (s) =>
+      s.config?.sources
+        .filter((x) => !x.is_group)
+        .map((x) => x.config_id)
+        .sort()
+        .join(',') ?? '',
   );
+  return <LevelMeter configId={source.config_id} name={source.name} kind="source" among={among} />;
+}
+
+/** The counters, inside the details. */
+function SourceCounters({ id }: { id: string }) {
+  const stats = useLive((s) => s.activity.sources.get(id)?.stats);
+  return stats && stats.packets > 0 ? <p className="card-stats">{sourceCounters(stats)}</p> : null;
 }
 
 /** The output port on the card's right edge: drag it onto a sink to create a route. */
