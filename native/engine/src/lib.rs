@@ -20,6 +20,7 @@ pub mod graph;
 pub mod limits;
 pub mod log;
 pub mod options;
+pub mod ring;
 pub mod runtime;
 pub mod sink;
 pub mod source;
@@ -42,6 +43,7 @@ pub use sink::listen::whep::session::SessionStats as WhepSessionStats;
 pub use sink::listen::whep::{
     WhepAnswer, WhepBind, WhepError, WhepPatchError, WhepRequest, WhepServer, WhepSessionInfo,
 };
+pub use source::memory::{MemoryFormat, MemoryWriter};
 pub use source::unknown::UnknownSender;
 
 /// The unit tests' allocator: the system's, counting what each thread allocates, so a test can

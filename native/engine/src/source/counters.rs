@@ -67,7 +67,7 @@ impl SourceCounters {
 /// The wire format a source was last seen sending.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DetectedFormat {
-    /// 1 Scream, 2 tagged Scream, 3 RTP.
+    /// 1 Scream, 2 tagged Scream, 3 RTP, 4 memory (an in-process source).
     pub kind: u8,
     pub bit_depth: u8,
     pub channels: u8,
@@ -101,6 +101,7 @@ impl DetectedFormat {
         let kind = match self.kind {
             1 => "scream",
             2 => "scream-tagged",
+            4 => "memory",
             _ => "rtp",
         };
         let enc = match (self.kind, self.bit_depth, self.big_endian) {
