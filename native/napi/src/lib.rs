@@ -17,6 +17,7 @@ mod engine;
 mod engine_faults;
 mod engine_health;
 mod engine_levels;
+mod engine_memory;
 mod engine_options;
 mod engine_state;
 mod engine_stats;
