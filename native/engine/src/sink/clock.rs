@@ -42,3 +42,6 @@ pub trait SinkClock: Send {
     /// replacing the sink leaves no gap.
     fn continue_from(&mut self, previous: &dyn SinkClock);
 }
+
+#[cfg(test)]
+mod tests;

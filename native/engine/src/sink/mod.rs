@@ -69,6 +69,13 @@ impl Sink {
         })
     }
 
+    /// The same sink paced by `clock` instead of the router's (see [`clock`]: where a sound
+    /// card's or a reference's clock plugs in).
+    pub fn with_clock(mut self, clock: Box<dyn SinkClock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
     /// Frames a sink with this spec renders per tick at most (sizes its paths' buffers).
     pub fn max_frames_for(spec: &SinkSpec) -> usize {
         Output::max_frames(spec)

@@ -92,6 +92,9 @@ mod tests {
         // 50 periods late or less: counted one by one; more: skipped ahead at once.
         let (late, skipped) = c.advance(t0 + ms(18 + 4 * 51));
         assert!(skipped && late == ms(4 * 51));
-        assert!(c.deadline() >= t0 + ms(18 + 4 * 51), "not a burst of 51 late packets");
+        assert!(
+            c.deadline() >= t0 + ms(18 + 4 * 51),
+            "not a burst of 51 late packets"
+        );
     }
 }
