@@ -5,33 +5,22 @@ import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { native, sineS16 } from './helpers.mjs';
+import { native, sineS16, sinkTo } from './helpers.mjs';
 
 const { Engine } = native;
 const local = { bind: '127.0.0.1', screamPorts: [0], tagged: false, rtpPorts: [] };
 
-function sinkWith(port, sources) {
+/** A path from the source `id`, matched by nothing on the network (a memory source's). */
+function memoryPath(id) {
   return {
-    name: 'Kitchen',
-    config_id: 'sink-1',
-    ip: '127.0.0.1',
-    port,
-    protocol: 'scream',
-    sample_rate: 48000,
-    bit_depth: 16,
-    channels: 2,
-    channel_layout: 'stereo',
-    volume_normalization: false,
-    paths: sources.map((id) => ({
-      source: id,
-      source_config_id: id,
-      ip: null,
-      tag: null,
-      rtp: null,
-      volume: 1,
-      eq: Array(18).fill(1),
-      delay_ms: 0,
-    })),
+    source: id,
+    source_config_id: id,
+    ip: null,
+    tag: null,
+    rtp: null,
+    volume: 1,
+    eq: Array(18).fill(1),
+    delay_ms: 0,
   };
 }
 
@@ -48,7 +37,7 @@ test('a memory source is created, written, played, listed in the stats and remov
   const source = engine.addMemorySource('mem', format);
   assert.equal(source.id, 'mem');
   assert.equal(source.freeFrames, 4800);
-  assert.deepEqual(engine.apply({ sinks: [sinkWith(rx.address().port, ['mem'])] }), []);
+  assert.deepEqual(engine.apply({ sinks: [sinkTo(rx.address().port, [memoryPath('mem')])] }), []);
 
   // Half a second of a 1 kHz tone at -6 dBFS, written as a decoder would: what fits, then later.
   const tone = sineS16(1000, 48000, 0.5, 24000);
