@@ -62,6 +62,16 @@ export declare class Engine {
   /** Takes the engine's log lines written since the last call (at most `max`), oldest first. */
   static takeLog(max?: number | undefined | null): Array<EngineLogLine>
   /**
+   * Creates the in-process source `id`; a path naming it (`source_config_id`) plays it.
+   * Throws (InvalidArg, naming the field) for a format out of bounds or an `id` that exists.
+   */
+  addMemorySource(id: string, format: MemorySourceFormat): MemorySource
+  /**
+   * Removes the in-process source `id` (its paths stop; its writer's frames go nowhere).
+   * False when there is none.
+   */
+  removeMemorySource(id: string): boolean
+  /**
    * Starts the MP3 stream of the playing sink `sinkId` (its config_id) at `kbps` (32 to
    * 320, MPEG-1 Layer III rates but 56). Throws for an unknown sink, another bit rate, or a
    * sink that already has a stream (one per sink: share its frames).
@@ -85,6 +95,23 @@ export declare class Engine {
   whepSessions(): Array<WhepSession>
   /** The WebRTC thread's state and counters. */
   whepStatus(): WhepStatus
+}
+
+/** The writing end of an in-process source. */
+export declare class MemorySource {
+  /** The source's id. */
+  get id(): string
+  /**
+   * Writes the whole frames of `pcm` (interleaved, in the source's sample format) that fit
+   * in the ring; returns how many frames it took (write the rest later).
+   */
+  write(pcm: Buffer | Uint8Array): number
+  /** Writes whole frames of interleaved f32 samples that fit; returns how many. */
+  writeSamples(samples: Float32Array): number
+  /** Frames the ring has room for now. */
+  get freeFrames(): number
+  /** Frames written that the engine has not taken yet. */
+  get queuedFrames(): number
 }
 
 /** An open MP3 stream: `close()` stops its encoder thread and frees the sink's tap. */
@@ -554,6 +581,21 @@ export interface LayoutInfo {
 
 /** How serious a line of the engine's log is. */
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug' | 'trace'
+
+/** The format a memory source's writer sends, and its ring's length. */
+export interface MemorySourceFormat {
+  /** 8 000 - 384 000 Hz. */
+  sampleRate: number
+  /** 1 - 8. */
+  channels: number
+  /**
+   * `s16le`, `s16be`, `s24le`, `s24be` or `s32le` (what `write` takes; `writeSamples` takes
+   * f32 whatever this says).
+   */
+  sampleFormat: string
+  /** Audio the ring holds, 10 - 10 000 ms (default 200): what a writer may write ahead. */
+  ringMs?: number
+}
 
 /** What an MP3 stream's encoder did so far. */
 export interface Mp3StreamStats {

@@ -836,6 +836,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.Engine = nativeBinding.Engine
+module.exports.MemorySource = nativeBinding.MemorySource
 module.exports.Mp3Stream = nativeBinding.Mp3Stream
 module.exports.PathPreview = nativeBinding.PathPreview
 module.exports.ChannelLayoutName = nativeBinding.ChannelLayoutName

@@ -21,6 +21,7 @@ pub mod limits;
 pub mod logging;
 pub mod options;
 pub mod report;
+pub mod ring;
 pub mod runtime;
 pub mod sink;
 pub mod source;
@@ -44,6 +45,7 @@ pub use sink::listen::whep::session::SessionStats as WhepSessionStats;
 pub use sink::listen::whep::{
     WhepAnswer, WhepBind, WhepError, WhepPatchError, WhepRequest, WhepServer, WhepSessionInfo,
 };
+pub use source::memory::{MemoryFormat, MemoryWriter};
 pub use source::unknown::UnknownSender;
 pub use wire::SenderKind;
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { native } from './helpers.mjs';
+import { native, sinkTo } from './helpers.mjs';
 
 const { Engine } = native;
 const local = { bind: '127.0.0.1', screamPorts: [0], tagged: false, rtpPorts: [] };
@@ -15,22 +15,6 @@ async function udp() {
   const socket = createSocket('udp4');
   await new Promise((resolve) => socket.bind(0, '127.0.0.1', resolve));
   return socket;
-}
-
-function sinkTo(port, paths = []) {
-  return {
-    name: 'Kitchen',
-    config_id: 'sink-1',
-    ip: '127.0.0.1',
-    port,
-    protocol: 'scream',
-    sample_rate: 48000,
-    bit_depth: 16,
-    channels: 2,
-    channel_layout: 'stereo',
-    volume_normalization: false,
-    paths,
-  };
 }
 
 /** A Scream packet: 48 kHz, 16-bit, stereo, 1152 bytes of a constant value. */

@@ -42,3 +42,20 @@ export function noise(length, seed = 1) {
   }
   return out;
 }
+
+/** A Scream sink (48 kHz 16-bit stereo, `sink-1`) on 127.0.0.1:`port`, in the solver's shape. */
+export function sinkTo(port, paths = []) {
+  return {
+    name: 'Kitchen',
+    config_id: 'sink-1',
+    ip: '127.0.0.1',
+    port,
+    protocol: 'scream',
+    sample_rate: 48000,
+    bit_depth: 16,
+    channels: 2,
+    channel_layout: 'stereo',
+    volume_normalization: false,
+    paths,
+  };
+}

@@ -18,6 +18,7 @@ mod engine_faults;
 mod engine_health;
 mod engine_levels;
 mod engine_log;
+mod engine_memory;
 mod engine_options;
 // Generated from the engine's report declarations (`npm run contract`), written as generated.
 #[rustfmt::skip]

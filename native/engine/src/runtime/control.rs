@@ -16,6 +16,7 @@ use crate::runtime::worker::{engine_thread, Command, Worker};
 use crate::sink::SinkCounters;
 use crate::source::counters::unpack_format;
 use crate::source::glitch_log::GlitchLog;
+use crate::source::memory::MemoryShared;
 use crate::source::slot::describe_mismatch;
 use crate::source::unknown::{self, Unknown, UnknownSender};
 use crate::wire::PortKind;
@@ -227,6 +228,18 @@ impl Control {
     }
 
     /// A snapshot of every counter.
+    /// Registers the in-process source `id` (the next plan plays it where a path names it);
+    /// false when `id` is one already.
+    pub fn add_memory_source(&mut self, id: &str, ring: Arc<MemoryShared>) -> bool {
+        let memory = &mut self.planner.memory;
+        !memory.contains_key(id) && memory.insert(id.to_owned(), ring).is_none()
+    }
+
+    /// Forgets the in-process source `id` (the next plan drops it); false when unknown.
+    pub fn remove_memory_source(&mut self, id: &str) -> bool {
+        self.planner.memory.remove(id).is_some()
+    }
+
     /// The counters (and listening tap) of the applied sink `id`.
     pub fn sink_counters(&self, id: &str) -> Option<Arc<SinkCounters>> {
         self.planner.sink_counter(id)

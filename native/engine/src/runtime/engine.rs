@@ -16,6 +16,7 @@ use crate::runtime::supervisor::{lock, supervise, Inner};
 use crate::runtime::worker::Command;
 use crate::sink::listen::mp3::{Deliver, Mp3Stream};
 use crate::sink::listen::whep::{WhepAnswer, WhepBind, WhepError, WhepRequest, WhepServer};
+use crate::source::memory::{memory_source, MemoryFormat, MemoryWriter};
 use crate::source::unknown::UnknownSender;
 use std::io;
 use std::sync::mpsc::{self, Sender};
@@ -69,6 +70,39 @@ impl Engine {
             inner.reason = None;
         }
         result
+    }
+
+    /// Creates the in-process source `id` (see [`crate::source::memory`]): audio in `format`
+    /// written to the returned writer plays on every sink a path names `id` on (at once when
+    /// the applied state has one), through the same stages as a network source's. Fails for a
+    /// format or ring length out of bounds (the error names the field) or an `id` already
+    /// created.
+    pub fn add_memory_source(
+        &self,
+        id: &str,
+        format: MemoryFormat,
+        ring_ms: u32,
+    ) -> Result<MemoryWriter, ConfigError> {
+        let (writer, ring) = memory_source(format, ring_ms)?;
+        let mut inner = lock(&self.inner);
+        if !inner.control.add_memory_source(id, ring) {
+            return Err(ConfigError(format!(
+                "id: memory source '{id}' exists already"
+            )));
+        }
+        inner.apply_memory_change()?;
+        Ok(writer)
+    }
+
+    /// Removes the in-process source `id`: its paths stop (fading like a removed source's) and
+    /// its writer's frames go nowhere. False when there is no such source.
+    pub fn remove_memory_source(&self, id: &str) -> Result<bool, ConfigError> {
+        let mut inner = lock(&self.inner);
+        if !inner.control.remove_memory_source(id) {
+            return Ok(false);
+        }
+        inner.apply_memory_change()?;
+        Ok(true)
     }
 
     /// A snapshot of every counter.

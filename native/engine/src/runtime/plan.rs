@@ -13,6 +13,7 @@ pub(crate) use crate::runtime::plan::room::{Retired, Room};
 use crate::sink::counters::SinkCounters;
 use crate::sink::Sink;
 use crate::source::counters::{unpack_format, SourceCounters};
+use crate::source::memory::MemoryShared;
 use crate::source::slot::{layout_for, SourceSlot};
 use crate::source::timeline::Timeline;
 use std::collections::{HashMap, HashSet};
@@ -73,12 +74,16 @@ pub(crate) struct Applied {
     pub tap_keys: Vec<TapKey>,
     /// Per path (sink, source): its counters.
     pub path_counters: Vec<PathCounterEntry>,
+    /// The ring each in-process source of the graph reads.
+    pub memory: HashMap<String, Arc<MemoryShared>>,
 }
 
 /// Plans each change against what was applied before.
 pub(crate) struct Planner {
     jitter: JitterConfig,
     pub applied: Applied,
+    /// In-process sources by id (see [`crate::source::memory`]): a path naming one plays it.
+    pub memory: HashMap<String, Arc<MemoryShared>>,
     /// The next plan builds every sink, tap and path anew (the engine thread lost its graph);
     /// counters are kept.
     fresh_graph: bool,
@@ -89,6 +94,7 @@ impl Planner {
         Self {
             jitter,
             applied: Applied::default(),
+            memory: HashMap::new(),
             fresh_graph: false,
         }
     }
@@ -146,6 +152,9 @@ impl Planner {
                 ..Retired::default()
             },
         };
+        let memory = (sources.order.iter())
+            .filter_map(|id| Some((id.clone(), self.memory.get(id)?.clone())))
+            .collect();
         let plan = Plan {
             sources: sources.order,
             new_sources: sources.new_sources,
@@ -156,6 +165,7 @@ impl Planner {
             room,
         };
         let applied = Applied {
+            memory,
             state,
             source_counters: sources.counters,
             sink_counters,
@@ -201,9 +211,14 @@ impl Planner {
         for id in &order {
             let (spec, max_delay) = specs[id.as_str()];
             let needed = SourceSlot::capacity_for(max_delay);
+            let ring = self.memory.get(id.as_str());
             let same = old_specs
                 .get(id.as_str())
-                .is_some_and(|old| same_matching(old, spec));
+                .is_some_and(|old| same_matching(old, spec))
+                && match (ring, self.applied.memory.get(id.as_str())) {
+                    (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                    (a, b) => a.is_none() && b.is_none(),
+                };
             if let (true, Some(&cap)) = (same, self.applied.source_capacity.get(id)) {
                 if needed <= cap {
                     capacity.insert(id.clone(), cap);
@@ -224,7 +239,10 @@ impl Planner {
                 Some((_, c)) if same => c.clone(),
                 _ => Arc::new(SourceCounters::default()),
             };
-            let slot = SourceSlot::new(spec, max_delay, self.jitter, counters);
+            let mut slot = SourceSlot::new(spec, max_delay, self.jitter, counters);
+            if let Some(ring) = ring {
+                slot = slot.with_memory(ring.clone());
+            }
             capacity.insert(id.clone(), slot.capacity_s);
             rebuilt.insert(id.clone());
             new_sources.push(slot);
@@ -304,6 +322,9 @@ impl Planner {
     /// else Scream's usual 48 kHz stereo. (A sender that changes format is followed on the
     /// engine thread.)
     fn source_format(&self, p: &PathSpec) -> (u32, usize) {
+        if let Some(m) = self.memory.get(&p.source_id) {
+            return (m.format.sample_rate, usize::from(m.format.channels));
+        }
         let seen = self
             .applied
             .source_counters

@@ -109,6 +109,15 @@ impl Inner {
         (state, problems)
     }
 
+    /// Plays the desired state again after an in-process source came or went (while restarting
+    /// or stopped for good, the next rebuild or `apply` picks it up).
+    pub(crate) fn apply_memory_change(&mut self) -> Result<(), ConfigError> {
+        if self.state == HealthState::Running {
+            self.apply_desired()?;
+        }
+        Ok(())
+    }
+
     /// Applies the desired state (less what is quarantined) to the control.
     pub(crate) fn apply_desired(&mut self) -> Result<Vec<ConfigError>, ConfigError> {
         let (state, mut problems) = self.playable();

@@ -1,5 +1,6 @@
 //! The engine thread: drains the receive queue (each datagram parsed, matched to a source and
-//! buffered, see [`crate::runtime::ingest`]), ticks each sink when its deadline comes, swaps in
+//! buffered, see [`crate::runtime::ingest`]) and the rings of in-process sources
+//! ([`crate::source::memory`]), ticks each sink when its deadline comes, swaps in
 //! plans between ticks, and publishes stats. Under supervision ([`engine_thread`]): a panic is
 //! reported, the graph dropped, and the loop starts again empty until the supervisor rebuilds
 //! it.
@@ -107,6 +108,7 @@ impl Worker {
             #[cfg(feature = "fault-injection")]
             self.injected.engine_panic();
             let now = Instant::now();
+            self.pull_memory(now);
             let next = self.tick_due(now);
             if now >= next_publish {
                 next_publish = now + PUBLISH_EVERY;
@@ -119,6 +121,19 @@ impl Worker {
             let wait = next.saturating_duration_since(Instant::now());
             if !wait.is_zero() {
                 std::thread::sleep(wait);
+            }
+        }
+    }
+
+    /// Moves what each in-process source's writer wrote and is due at `now` into its buffer
+    /// (never waiting on the writer: the ring is lock-free).
+    pub(crate) fn pull_memory(&mut self, now: Instant) {
+        let now_s = now.duration_since(self.epoch).as_secs_f64();
+        for (i, s) in self.sources.iter_mut().enumerate() {
+            if s.memory.is_some() {
+                work::working_on(Work::Source(i));
+                s.pull_memory(now_s);
+                work::working_on(Work::Idle);
             }
         }
     }

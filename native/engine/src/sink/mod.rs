@@ -2,27 +2,29 @@
 //! path ([`crate::graph::path`]), mixes them ([`mix`]) and hands the packet to the sink's
 //! transport ([`output`]: Scream, RTP or TCP), whether or not sources send (silence then).
 //!
-//! - [`tick`]: when packets are due; [`mix`]: the sum and the limiter;
+//! - [`clock`]: when packets are due (the [`clock::SinkClock`] seam; the router's clock
+//!   today); [`mix`]: the sum and the limiter;
 //! - [`output`]: one module per transport behind one type;
 //! - [`listen`]: a tap on the mix for listening outputs (MP3 over HTTP, Opus over WebRTC), encoded off this thread.
 
+pub mod clock;
 pub mod counters;
 pub mod listen;
 pub mod meter;
 pub mod mix;
 pub mod output;
-pub mod tick;
 
 use crate::desired::{ConfigError, SinkSpec};
 use crate::graph::path::Path;
 use crate::graph::tap::Tap;
+use crate::sink::clock::router::RouterClock;
+use crate::sink::clock::SinkClock;
 pub use crate::sink::counters::SinkCounters;
 use crate::sink::listen::fold::StereoFold;
 use crate::sink::meter::MeterWindow;
 use crate::sink::mix::{Mix, Mixed};
 use crate::sink::output::transport::SendContext;
 use crate::sink::output::Output;
-use crate::sink::tick::TickClock;
 use crate::source::slot::SourceSlot;
 use std::net::UdpSocket;
 use std::sync::atomic::Ordering::Relaxed;
@@ -35,7 +37,8 @@ pub struct Sink {
     pub spec: SinkSpec,
     pub paths: Vec<Path>,
     pub counters: Arc<SinkCounters>,
-    clock: TickClock,
+    /// When its packets are due (see [`clock`]: the router's clock today).
+    clock: Box<dyn SinkClock>,
     mix: Mix,
     meter: MeterWindow,
     output: Output,
@@ -58,12 +61,19 @@ impl Sink {
             spec: spec.clone(),
             paths: Vec::new(),
             counters: Arc::new(SinkCounters::default()),
-            clock: TickClock::new(start, output.period()),
+            clock: Box::new(RouterClock::new(start, output.period())),
             mix,
             meter: MeterWindow::new(spec.layout.channels(), spec.sample_rate),
             output,
             fold: StereoFold::for_layout(spec.layout),
         })
+    }
+
+    /// The same sink paced by `clock` instead of the router's (see [`clock`]: where a sound
+    /// card's or a reference's clock plugs in).
+    pub fn with_clock(mut self, clock: Box<dyn SinkClock>) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// Frames a sink with this spec renders per tick at most (sizes its paths' buffers).
@@ -84,7 +94,7 @@ impl Sink {
     /// Takes over the tick phase (and the stream, for the same transport and receiver) of the
     /// sink this one replaces, so replacing it leaves no gap.
     pub fn continue_from(&mut self, previous: &Sink) {
-        self.clock.continue_from(&previous.clock);
+        self.clock.continue_from(previous.clock.as_ref());
         self.output.continue_from(&previous.output);
     }
 

@@ -320,17 +320,8 @@ impl SourceBuffer {
         }
         let frames = ((self.partial_len + payload.len()) / frame_bytes) as u64;
         self.count_packet(payload.len(), frames, arrival_s);
-        if self.next_pos < self.play_pos {
-            // The sender paused (or just started): start again a target ahead of playback.
-            let at = self.resync_position();
-            self.next_pos = at;
-            self.partial_len = 0;
-            self.drift_origin = at;
-            self.drift.restart();
-        }
-        if self.stream_start_s == arrival_s {
-            self.stream_start_pos = self.next_pos;
-        }
+        // The sender paused (or just started): start again a target ahead of playback.
+        self.continue_stream(arrival_s);
         // Complete the frame left over from the previous packet.
         let mut rest = payload;
         if self.partial_len > 0 {
@@ -428,5 +419,6 @@ fn extend(reference: u64, value: u64, bits: u32) -> u64 {
         .unwrap_or(base | value)
 }
 
+mod frames;
 #[cfg(test)]
 mod tests;

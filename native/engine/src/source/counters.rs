@@ -81,6 +81,7 @@ pub fn pack_format(f: DetectedFormat) -> u64 {
         SenderKind::Scream => 1,
         SenderKind::ScreamTagged => 2,
         SenderKind::Rtp => 3,
+        SenderKind::Memory => 4,
     };
     kind | u64::from(f.bit_depth) << 8
         | u64::from(f.channels) << 16
@@ -94,6 +95,7 @@ pub fn unpack_format(v: u64) -> Option<DetectedFormat> {
         1 => SenderKind::Scream,
         2 => SenderKind::ScreamTagged,
         3 => SenderKind::Rtp,
+        4 => SenderKind::Memory,
         _ => return None,
     };
     Some(DetectedFormat {

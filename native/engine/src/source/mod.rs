@@ -9,13 +9,16 @@
 //! - [`counters`]: what a source publishes ([`glitches`]: what its readers did that a listener
 //!   could hear); [`unknown`]: senders no source matches.
 //!
-//! A decoded input (a URL played, a plugin's stream) becomes a source by writing a buffer.
+//! A decoded input (a URL played, a plugin's stream) becomes a source by writing a buffer:
+//! [`memory`] is that door (a lock-free ring a writer fills, moved into the buffer on the
+//! router's clock).
 
 pub mod buffer;
 pub mod counters;
 pub mod drift;
 pub mod glitch_log;
 pub mod glitches;
+pub mod memory;
 pub mod slot;
 pub mod timeline;
 pub mod unknown;

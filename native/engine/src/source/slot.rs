@@ -6,6 +6,7 @@ use crate::limits::TIMESHIFT_DURATION_S;
 use crate::options::JitterConfig;
 use crate::source::buffer::SourceBuffer;
 use crate::source::counters::{pack_format, DetectedFormat, SourceCounters};
+use crate::source::memory::{MemoryFeed, MemoryShared};
 use crate::source::unknown::Unknown;
 use crate::wire::rtp::RtpFormat;
 use crate::wire::scream::ScreamFormat;
@@ -38,6 +39,8 @@ pub struct SourceSlot {
     /// One more every time the buffer is rebuilt for a new format: taps reading the source
     /// restart their readers when it moves (see [`crate::graph::tap::Tap::follow`]).
     pub generation: u64,
+    /// An in-process source's feed (its audio comes from a ring, not from the network).
+    pub memory: Option<MemoryFeed>,
     /// Format changes still allowed now (a token bucket, see [`SourceSlot::may_reformat`]).
     reformat_tokens: f64,
     reformat_at_s: f64,
@@ -77,8 +80,32 @@ impl SourceSlot {
             readers: 0,
             bit_depth: 0,
             generation: 0,
+            memory: None,
             reformat_tokens: REFORMAT_BURST,
             reformat_at_s: f64::NEG_INFINITY,
+        }
+    }
+
+    /// The same slot fed from memory (see [`crate::source::memory`]): its buffer in the ring's
+    /// format, and matched by no network stream.
+    pub fn with_memory(mut self, shared: Arc<MemoryShared>) -> Self {
+        let f = shared.format;
+        let channels = usize::from(f.channels);
+        self.buffer = SourceBuffer::new(f.sample_rate, channels, self.capacity_s, self.jitter);
+        self.mask = default_mask(channels);
+        (self.ip, self.tag, self.rtp) = (None, None, None);
+        self.memory = Some(MemoryFeed::new(shared));
+        self
+    }
+
+    /// Moves what a memory source's writer wrote and is due now into the buffer (nothing for a
+    /// network source).
+    pub fn pull_memory(&mut self, now_s: f64) {
+        if let Some(feed) = &mut self.memory {
+            if feed.pull(&mut self.buffer, now_s) > 0 {
+                let detected = feed.detected();
+                self.note_format(detected);
+            }
         }
     }
 
@@ -100,6 +127,8 @@ impl SourceSlot {
                 self.rtp.as_ref().is_some_and(|r| r.port == u.port)
                     && self.ip.is_none_or(|ip| ip == u.address)
             }
+            // Nothing in memory arrives as an unknown sender.
+            SenderKind::Memory => false,
         }
     }
 

@@ -50,5 +50,8 @@ crate::report::report_enum! {
         /// RTP.
         #[js = "rtp"]
         Rtp,
+        /// An in-process source: frames written from memory (no packets).
+        #[js = "memory"]
+        Memory,
     }
 }

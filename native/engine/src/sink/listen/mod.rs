@@ -3,7 +3,7 @@
 //!
 //! The engine thread copies each render, folded to stereo ([`fold::StereoFold`]: a
 //! multichannel sink's ITU down-mix, a mono sink's one channel on both sides), into a
-//! [`ring::PcmRing`] only while a stream is open; the encoder thread
+//! [`crate::ring::PcmRing`] only while a stream is open; the encoder thread
 //! ([`mp3::Mp3Stream`]) reads, encodes and hands whole frames to its caller. The engine thread
 //! never waits: the ring is lock-free, and the one lock ([`ListenTap::ring`]) is only ever
 //! `try_lock`ed there (it is held elsewhere only while a stream opens or closes; a render
@@ -11,12 +11,11 @@
 
 pub mod fold;
 pub mod mp3;
-pub mod ring;
 pub mod socket;
 pub mod whep;
 
+use crate::ring::PcmRing;
 use crate::sink::listen::fold::StereoFold;
-use crate::sink::listen::ring::PcmRing;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
 use std::sync::{Arc, Mutex};

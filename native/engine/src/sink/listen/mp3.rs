@@ -5,8 +5,8 @@
 //! [`STALL`] (the engine restarting after a fault, the sink removed), the thread encodes
 //! silence on the wall clock instead, so players stay connected.
 
+use crate::ring::PcmRing;
 use crate::runtime::stats::thread_cpu_ns;
-use crate::sink::listen::ring::PcmRing;
 use crate::sink::SinkCounters;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64};

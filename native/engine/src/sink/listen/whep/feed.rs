@@ -2,7 +2,7 @@
 //! the sink runs at another rate, and encodes 20 ms packets once per profile in use, whatever
 //! the number of sessions listening with that profile.
 
-use crate::sink::listen::ring::PcmRing;
+use crate::ring::PcmRing;
 use crate::sink::SinkCounters;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;

@@ -1,6 +1,8 @@
-//! A single-producer single-consumer ring of f32 samples: the engine thread writes a sink's
-//! mix, a listening encoder's thread reads it. Samples are stored as `AtomicU32` bits, so the
-//! ring needs no `unsafe`; neither side waits, allocates or locks.
+//! A single-producer single-consumer ring of f32 samples, shared by two stages: the engine
+//! thread writes a sink's mix for a listening encoder's thread ([`crate::sink::listen`]), and a
+//! memory source's writer (a decoder thread, or JavaScript) writes PCM the engine thread reads
+//! ([`crate::source::memory`]). Samples are stored as `AtomicU32` bits, so the ring needs no
+//! `unsafe`; neither side waits, allocates or locks.
 
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicU32, AtomicU64};
