@@ -22,6 +22,9 @@ pub enum SenderKind {
     /// RTP.
     #[napi(value = "rtp")]
     Rtp,
+    /// An in-process source: frames written from memory (no packets).
+    #[napi(value = "memory")]
+    Memory,
 }
 
 impl From<tributary_engine::SenderKind> for SenderKind {
@@ -30,6 +33,7 @@ impl From<tributary_engine::SenderKind> for SenderKind {
             tributary_engine::SenderKind::Scream => Self::Scream,
             tributary_engine::SenderKind::ScreamTagged => Self::ScreamTagged,
             tributary_engine::SenderKind::Rtp => Self::Rtp,
+            tributary_engine::SenderKind::Memory => Self::Memory,
         }
     }
 }

@@ -4,7 +4,7 @@
 import { Type } from '@sinclair/typebox';
 
 /** What a sender sends: the protocol its packets arrive in. */
-export const SENDER_KIND_VALUES = ['scream', 'scream-tagged', 'rtp'] as const;
+export const SENDER_KIND_VALUES = ['scream', 'scream-tagged', 'rtp', 'memory'] as const;
 
 /** How serious a line of the engine's log is. */
 export const LOG_LEVEL_VALUES = ['error', 'warn', 'info', 'debug', 'trace'] as const;
@@ -79,7 +79,7 @@ export const EngineStatsFields = {
 /** A sender no source matches, for the dashboard to offer as a new source. */
 export const UnknownSenderDescription = 'A sender no source matches, for the dashboard to offer as a new source.';
 export const UnknownSenderFields = {
-  kind: Type.Union([Type.Literal('scream'), Type.Literal('scream-tagged'), Type.Literal('rtp')], { description: 'What it sends.' }),
+  kind: Type.Union([Type.Literal('scream'), Type.Literal('scream-tagged'), Type.Literal('rtp'), Type.Literal('memory')], { description: 'What it sends.' }),
   address: Type.String({ description: 'Sender IP address.', examples: ['192.168.1.30'] }),
   port: Type.Integer({ minimum: 0, description: 'Local port it arrived on.', examples: [4010] }),
   tag: Type.Union([Type.String(), Type.Null()], { description: 'Per-application tag (`ip/program`) for tagged Scream; a source with this tag plays it. Null otherwise.' }),
