@@ -658,7 +658,7 @@ export type RtpEncoding = 'S16BE' | 'L16' | 'S16LE' | 'L24' | 'S24BE'
 export type SampleFormatName = 's16le' | 's16be' | 's24le' | 's24be' | 's32le'
 
 /** What a sender sends: the protocol its packets arrive in. */
-export type SenderKind = 'scream' | 'scream-tagged' | 'rtp'
+export type SenderKind = 'scream' | 'scream-tagged' | 'rtp' | 'memory'
 
 /** The instruction set the DSP kernels run with in this process. */
 export declare function simdDispatch(): SimdDispatch
