@@ -112,6 +112,9 @@ export function senderMatches(sender: UnknownSender, source: Source): boolean {
         source.rtp.port === sender.port &&
         (source.ip === null || source.ip === sender.address)
       );
+    case 'memory':
+      // An in-process source is written from memory: never an unknown sender.
+      return false;
   }
 }
 
