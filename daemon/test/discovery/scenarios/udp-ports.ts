@@ -47,16 +47,19 @@ export function udpPortsOf(pid: number): number[] {
   return [...new Set(udpSocketsOf(pid).map((s) => s.port))].sort((a, b) => a - b);
 }
 
-/** Datagrams the kernel dropped so far for the sockets `pid` has bound to `port`. */
-export function kernelDrops(pid: number, port: number): number {
+/** `field` summed over the sockets `pid` has bound to `port`. */
+function sumFor(pid: number, port: number, field: 'drops' | 'queued'): number {
   return udpSocketsOf(pid)
     .filter((s) => s.port === port)
-    .reduce((n, s) => n + s.drops, 0);
+    .reduce((n, s) => n + s[field], 0);
+}
+
+/** Datagrams the kernel dropped so far for the sockets `pid` has bound to `port`. */
+export function kernelDrops(pid: number, port: number): number {
+  return sumFor(pid, port, 'drops');
 }
 
 /** Bytes waiting unread in the receive queues of the sockets `pid` has bound to `port`. */
 export function queuedBytes(pid: number, port: number): number {
-  return udpSocketsOf(pid)
-    .filter((s) => s.port === port)
-    .reduce((n, s) => n + s.queued, 0);
+  return sumFor(pid, port, 'queued');
 }
