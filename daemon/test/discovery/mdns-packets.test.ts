@@ -1,6 +1,8 @@
 // mDNS responses within the size limit, and answers without what the querier knows.
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
+import { isSocketTrouble } from '../../src/services/discovery/mdns-endpoint.js';
 import {
   type DnsRecord,
   MDNS_MAX_PACKET,
@@ -140,5 +142,34 @@ describe('MdnsResponder', () => {
     assert.equal(sent.length, 3, 'answered after the wait without more');
     assert.equal(sent[2]!.answers.length, 2);
     responder.stop();
+  });
+});
+
+describe('isSocketTrouble', () => {
+  test('a packet that fails to decode is malformed whatever its error carries; a failed system call is not', () => {
+    // The decoder multicast-dns (bonjour-service's) runs on every packet.
+    const dnsPacket = createRequire(import.meta.url)('dns-packet') as {
+      decode(packet: Buffer): unknown;
+    };
+    // A header promising one answer, then bytes that make the decoder read past the end (a
+    // RangeError with the code ERR_OUT_OF_RANGE, which the endpoint once took for socket trouble).
+    const packet = Buffer.from(
+      '000084000000000100000000168121197975d9c039fdfaaa884c2e7ef9621ccaf98f0f00',
+      'hex',
+    );
+    let decodeError: NodeJS.ErrnoException | undefined;
+    try {
+      dnsPacket.decode(packet);
+    } catch (err) {
+      decodeError = err as NodeJS.ErrnoException;
+    }
+    assert.equal(decodeError?.code, 'ERR_OUT_OF_RANGE');
+    assert.equal(isSocketTrouble(decodeError!), false);
+    assert.equal(isSocketTrouble(new Error('Cannot decode name (bad pointer)')), false);
+    const membership = Object.assign(new Error('addMembership ENODEV'), {
+      code: 'ENODEV',
+      syscall: 'addMembership',
+    });
+    assert.equal(isSocketTrouble(membership), true);
   });
 });

@@ -135,8 +135,8 @@ export class MdnsEndpoint {
         ? this.#send(send, value, null, rinfo as SendCallback)
         : this.#send(send, value, rinfo, cb);
     this.mdns.on('warning', (err: NodeJS.ErrnoException) => {
-      // multicast-dns warns about undecodable packets (no code) and interface trouble (a code).
-      if (err.code) this.#log.debug(`mDNS: ${err.message}`);
+      // multicast-dns warns about undecodable packets and about interface trouble.
+      if (isSocketTrouble(err)) this.#log.debug(`mDNS: ${err.message}`);
       else this.#malformed(`undecodable packet: ${err.message}`);
     });
     // A listener throwing on a hostile packet would escape through the socket's 'message'
@@ -320,4 +320,14 @@ export class MdnsEndpoint {
     });
     this.state = 'off';
   }
+}
+
+/**
+ * Whether a warning of multicast-dns is about the socket or an interface (a failed system call:
+ * joining the group on an interface that went away), not a packet. A packet that does not
+ * decode can fail with a code too (a read past its end: ERR_OUT_OF_RANGE, about 1 in 66,000
+ * random packets), and is counted as malformed like any other.
+ */
+export function isSocketTrouble(err: NodeJS.ErrnoException): boolean {
+  return typeof err.syscall === 'string';
 }
