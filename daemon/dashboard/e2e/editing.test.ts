@@ -32,7 +32,7 @@ describe('editing from the dashboard', () => {
     await rtp.getByLabel('Name').fill('Turntable');
     await rtp.getByLabel('Sender IP').fill('127.0.0.5');
     await rtp.getByLabel('Port', { exact: true }).fill('40002');
-    await rtp.getByLabel('Format').selectOption('L24');
+    await rtp.getByLabel('Format', { exact: true }).selectOption('L24');
     await rtp.getByLabel('Sample rate').selectOption('96000');
     await rtp.getByLabel('Channels').fill('2');
     await rtp.getByRole('button', { name: 'Add source' }).click();
