@@ -10,6 +10,7 @@ import errorHandler from './http/error-handler.js';
 import hostCheck from './http/host-check.js';
 import { useBoundedJson } from './http/json-body.js';
 import refusals from './http/refusals.js';
+import productPlugins, { type ProductPluginOptions } from './product-plugins/index.js';
 import discoveryRoutes from './routes/discovery/index.js';
 import equalizerRoutes from './routes/equalizers/index.js';
 import eqResponseRoutes from './routes/equalizers/response.js';
@@ -57,6 +58,8 @@ export interface AppOptions {
   readonly engineBinding?: EngineClass;
   /** DISCOVERY (`readDiscoverySettings()`); absent or null: SAP and mDNS open no socket. */
   readonly discovery?: DiscoverySettings | null;
+  /** Product plugins: PLUGINS_DIRECTORY and the play-URL limits (built-ins only when absent). */
+  readonly plugins?: ProductPluginOptions;
   /** The built dashboard served at `/` (default: daemon/dashboard/dist). */
   readonly dashboardDirectory?: string;
 }
@@ -124,6 +127,7 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
     (f: FastifyInstance) => f.register(discovery, { settings: options.discovery ?? null }),
     (f: FastifyInstance) => f.register(streams),
     (f: FastifyInstance) => f.register(feeds),
+    (f: FastifyInstance) => f.register(productPlugins, options.plugins ?? {}),
   ];
   for (const register of services) await register(fastify);
 

@@ -165,7 +165,7 @@ export const InternalError = createError<'TRIBUTARY_INTERNAL', 500, []>(
 
 /** Every status code an API route may answer with besides success, for the response schemas. */
 export const ERROR_STATUS_CODES = [
-  400, 401, 403, 404, 405, 409, 412, 421, 426, 500, 502, 503,
+  400, 401, 403, 404, 405, 409, 412, 413, 421, 422, 426, 500, 502, 503, 504,
 ] as const;
 
 /** 404: no real sink has that address (groups have none). Args: ip. */
@@ -258,3 +258,45 @@ export function unknownHost(header: string, host: string) {
     },
   ]);
 }
+
+/** 404: the play-URL file does not exist (under the play-URL directory). Args: why. */
+export const PlayUrlMissingError = createError<'TRIBUTARY_NOT_FOUND', 404, [string]>(
+  'TRIBUTARY_NOT_FOUND',
+  '%s',
+  404,
+);
+
+/** 413: the audio a play request names is larger than plugins.playurl.max_bytes. Args: why. */
+export const PlayUrlTooLargeError = createError<'TRIBUTARY_TOO_LARGE', 413, [string]>(
+  'TRIBUTARY_TOO_LARGE',
+  '%s',
+  413,
+);
+
+/** 422: the bytes a play request names are not audio Tributary decodes. Args: the decoder's reason. */
+export const UndecodableError = createError<'TRIBUTARY_UNDECODABLE', 422, [string]>(
+  'TRIBUTARY_UNDECODABLE',
+  '%s',
+  422,
+);
+
+/** 502: the server a play request names could not be reached or refused. Args: why. */
+export const UpstreamError = createError<'TRIBUTARY_UPSTREAM', 502, [string]>(
+  'TRIBUTARY_UPSTREAM',
+  '%s',
+  502,
+);
+
+/** 503: nothing more can play (plugins.playurl.max_playing), or the engine is off. Args: why. */
+export const PlayUnavailableError = createError<'TRIBUTARY_PLAY_UNAVAILABLE', 503, [string]>(
+  'TRIBUTARY_PLAY_UNAVAILABLE',
+  '%s',
+  503,
+);
+
+/** 504: the server a play request names did not answer in time. Args: why. */
+export const UpstreamTimeoutError = createError<'TRIBUTARY_UPSTREAM_TIMEOUT', 504, [string]>(
+  'TRIBUTARY_UPSTREAM_TIMEOUT',
+  '%s',
+  504,
+);

@@ -115,6 +115,11 @@ export async function serve({ settings, mediaCommandPort }: ServeOptions): Promi
       engine: settings.engine,
       // SAP and mDNS (DISCOVERY=off opens no socket).
       discovery: settings.discovery,
+      // Product plugins (PLUGINS_DIRECTORY) and the play-URL folder (PLAYURL_DIRECTORY).
+      plugins: {
+        directory: settings.plugins.directory,
+        playUrl: { directory: settings.plugins.playUrlDirectory },
+      },
       ...(mediaCommandPort === undefined ? {} : { mediaCommandPort }),
     });
     await fastify.ready();

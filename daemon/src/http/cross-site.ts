@@ -20,9 +20,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * A GET that changes something (the specification's setters): refused from another site's
-     * page like every change; names the method of the same change safe to use instead.
+     * page like every change; names the method of the same change safe to use instead (at
+     * the same path, or `POST /other/path` when the change lives elsewhere).
      */
-    changes?: 'PUT' | 'POST';
+    changes?: 'PUT' | 'POST' | `POST /${string}`;
   }
 }
 
@@ -78,7 +79,7 @@ export function crossSiteRefusal(request: FastifyRequest): Error | null {
   const path = (request.url.split('?')[0] ?? request.url).slice(0, 200);
   if (upgrade) return new CrossSiteSocketError(evidence);
   if (setter && SAFE_METHODS.has(request.method)) {
-    return new CrossSiteError(evidence, `${setter} ${path}`);
+    return new CrossSiteError(evidence, setter.includes(' ') ? setter : `${setter} ${path}`);
   }
   return new CrossSiteChangeError(`${request.method} ${path}`, evidence);
 }

@@ -17,6 +17,7 @@ import {
   UnknownSenderDescription,
   UnknownSenderFields,
 } from './generated/engine-reports.js';
+import { PluginStats } from './plugins.js';
 import { RefusalStats } from './refusals.js';
 
 /** An instruction set the DSP kernels dispatch to; sse2 is the x86-64 baseline. */
@@ -188,6 +189,7 @@ export const StatsMessage = Type.Object(
     }),
     feeds: FeedsStats,
     refusals: RefusalStats,
+    plugins: PluginStats,
   },
   { title: 'StatsMessage', additionalProperties: false },
 );

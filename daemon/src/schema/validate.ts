@@ -28,6 +28,7 @@ import { Favorites } from './favorites.js';
 import { Config, ConfigFile, ConfigMessage, EqualizersFile } from './files.js';
 import { LevelsRefusal, LevelsSubscribe, LevelsUnsubscribe } from './levels.js';
 import { NAME_PATTERN, nameFault } from './name.js';
+import { PlaybackView } from './plugins.js';
 import { ErrorResponse, Problem } from './problem.js';
 import { Route, RouteInput, RoutePatch } from './route.js';
 import { Sink, SinkInput, SinkPatch } from './sink.js';
@@ -71,6 +72,7 @@ export const sharedSchemas: readonly TSchema[] = [
   LevelsSubscribe,
   LevelsUnsubscribe,
   LevelsRefusal,
+  PlaybackView,
 ];
 
 function createAjv(coerceTypes: boolean): Ajv {

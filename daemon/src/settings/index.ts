@@ -44,6 +44,11 @@ export interface Settings {
   readonly engine: EngineSettings | null;
   /** DISCOVERY: SAP and mDNS on (default) or off (no socket opened, whatever the config says). */
   readonly discovery: DiscoverySettings;
+  /**
+   * PLUGINS_DIRECTORY: a folder of product plugins (`*.js`, `*.mjs`) loaded at start; null:
+   * built-ins only. PLAYURL_DIRECTORY: the only folder file: URLs may play from; null: none.
+   */
+  readonly plugins: { directory: string | null; playUrlDirectory: string | null };
 }
 
 type Env = Record<string, string | undefined>;
@@ -116,5 +121,11 @@ export function readSettings(env: Env = process.env): Settings {
     logFormat,
     engine,
     discovery: readDiscoverySettings(env),
+    plugins: {
+      directory: env.PLUGINS_DIRECTORY?.trim() ? resolve(env.PLUGINS_DIRECTORY.trim()) : null,
+      playUrlDirectory: env.PLAYURL_DIRECTORY?.trim()
+        ? resolve(env.PLAYURL_DIRECTORY.trim())
+        : null,
+    },
   };
 }

@@ -17,6 +17,7 @@ const statsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     streams: [...fastify.streams.stats(), ...fastify.whep.stats()],
     feeds: fastify.feeds.stats(),
     refusals: fastify.refusals.stats(),
+    plugins: fastify.productPlugins.stats(),
   });
 
   fastify.get(

@@ -5,11 +5,15 @@
 // notes its restarts, and stops the engine with the app.
 import { isDeepStrictEqual } from 'node:util';
 import {
+  type DecodedSource,
+  type DecodedSourceOptions,
   Engine,
   type EngineHealth,
   type EngineLevels,
   type EngineLogLine,
   type EngineStats,
+  type MemorySource,
+  type MemorySourceFormat,
   type Mp3Stream,
   simdDispatch,
 } from '@tributary/native';
@@ -49,6 +53,18 @@ export type EngineClass = typeof Engine;
 /** What the solver reads of a configuration. */
 type SolverInput = Pick<ConfigSnapshot['config'], 'sinks' | 'sources' | 'routes'>;
 
+/**
+ * Sources and routes played besides the configuration's and never saved: the temporary
+ * sources of product plugins (src/product-plugins/temporary.ts), whose names hold a "/" that
+ * no configured name may, so they never meet one.
+ */
+export interface Overlay {
+  readonly sources: SolverInput['sources'];
+  readonly routes: SolverInput['routes'];
+}
+
+const NO_OVERLAY: Overlay = { sources: [], routes: [] };
+
 /** Writes the engine's log lines (its threads', taken from the binding) to the daemon's log. */
 function writeEngineLog(log: EngineLogger, lines: EngineLogLine[]): void {
   for (const { level, message } of lines) {
@@ -87,6 +103,9 @@ export class EngineService {
    * when it is checked before it is saved, and that output is what `apply` plays. */
   #solved: { input: SolverInput; output: SolverOutput } | null = null;
   #webrtcBind: { addresses: string[]; port: number } = { addresses: [], port: 0 };
+  /** The last configuration applied, and what plugins play besides it. */
+  #applied: Pick<ConfigSnapshot, 'config' | 'revision'> | null = null;
+  #overlay: Overlay = NO_OVERLAY;
 
   constructor(settings: EngineSettings | null, log: EngineLogger, binding: EngineClass = Engine) {
     this.#log = log;
@@ -140,9 +159,17 @@ export class EngineService {
     }
   }
 
-  /** The solver's output for `config`: the last one when it reads the same configuration. */
+  /**
+   * The solver's output for `config` with the overlay: the last one when it reads the same
+   * configuration and overlay.
+   */
   #solve(config: SolverInput): SolverOutput {
-    const input = { sinks: config.sinks, sources: config.sources, routes: config.routes };
+    const overlay = this.#overlay;
+    const input = {
+      sinks: config.sinks,
+      sources: overlay.sources.length ? [...config.sources, ...overlay.sources] : config.sources,
+      routes: overlay.routes.length ? [...config.routes, ...overlay.routes] : config.routes,
+    };
     if (this.#solved && isDeepStrictEqual(this.#solved.input, input)) return this.#solved.output;
     const output = solve(input);
     this.#solved = { input, output };
@@ -160,6 +187,7 @@ export class EngineService {
 
   /** Plays what the configuration says (the solver's output). */
   apply(snapshot: Pick<ConfigSnapshot, 'config' | 'revision'>): void {
+    this.#applied = snapshot;
     if (!this.#engine) return;
     try {
       const solved = this.#solve(snapshot.config);
@@ -180,8 +208,39 @@ export class EngineService {
     }
   }
 
+  /**
+   * Plays `overlay` besides the configuration from now on (the last configuration applied
+   * again with it). The overlay's routes name configured sinks or sink groups.
+   */
+  setOverlay(overlay: Overlay): void {
+    this.#overlay = overlay;
+    if (this.#applied) this.apply(this.#applied);
+  }
+
+  /**
+   * Starts decoding into the in-process source `id` (see `Engine.addDecodedSource`); null when
+   * the engine is off or stopped. Throws what the engine says (a taken id, bad options).
+   */
+  addDecodedSource(id: string, options: DecodedSourceOptions): DecodedSource | null {
+    return this.#engine?.running ? this.#engine.addDecodedSource(id, options) : null;
+  }
+
+  /**
+   * Creates the in-process source `id` that JavaScript writes PCM into (see
+   * `Engine.addMemorySource`); null when the engine is off or stopped. Throws what the engine
+   * says.
+   */
+  addMemorySource(id: string, format: MemorySourceFormat): MemorySource | null {
+    return this.#engine?.running ? this.#engine.addMemorySource(id, format) : null;
+  }
+
+  /** Removes the in-process source `id` (its decoder stops); false when there is none. */
+  removeMemorySource(id: string): boolean {
+    return this.#engine?.running ? this.#engine.removeMemorySource(id) : false;
+  }
+
   /** Everything GET /api/stats and /ws/stats report. */
-  stats(): Omit<StatsMessage, 'discovery' | 'streams' | 'feeds' | 'refusals'> {
+  stats(): Omit<StatsMessage, 'discovery' | 'streams' | 'feeds' | 'refusals' | 'plugins'> {
     const engine = this.#engine;
     const s = engine?.running ? engine.stats() : null;
     const { sources = [], sinks = [], paths = [], ...counters } = s ?? NO_COUNTERS;

@@ -1,0 +1,166 @@
+// The product-plugin host, a service (named fastify-plugin `product-plugins`): registers the
+// built-in plugins and those of PLUGINS_DIRECTORY, mounts each one's routes under
+// /plugins/{name}/, drives the lifecycle (start now, load after each configuration change, stop
+// and unload on close) and reports every plugin's state for GET /api/stats. A plugin that fails
+// to load or start is disabled (its routes answer 503) and never takes the daemon down.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { PlayUnavailableError } from '../errors.js';
+import type { PluginStats } from '../schema/plugins.js';
+import { loadFolder } from './folder.js';
+import { httpError, PlayUrlError } from './playurl/errors.js';
+import { playUrlPlugins } from './playurl/index.js';
+import { PLAYURL_DEFAULTS, type PlayUrlLimits } from './playurl/limits.js';
+import { Playbacks } from './playurl/playbacks.js';
+import { TemporarySources } from './temporary.js';
+import { tonePlugin } from './tone.js';
+import type { PluginContext, TributaryPlugin } from './types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Product plugins: their states and the play-URL playbacks, for GET /api/stats. */
+    productPlugins: { stats(): PluginStats };
+  }
+}
+
+export interface ProductPluginOptions {
+  /** PLUGINS_DIRECTORY: a folder of plugin files (`*.js`, `*.mjs`); null: built-ins only. */
+  readonly directory?: string | null;
+  /** The play-URL limits (defaults: PLAYURL_DEFAULTS). */
+  readonly playUrl?: Partial<PlayUrlLimits>;
+}
+
+/** Longest a plugin's start may take before it is disabled. */
+export const START_TIMEOUT_MS = 5000;
+
+interface Entry {
+  readonly plugin: TributaryPlugin | null;
+  readonly name: string;
+  readonly builtin: boolean;
+  state: 'running' | 'failed' | 'stopped';
+  error: string | null;
+}
+
+export default fp(
+  async (fastify: FastifyInstance, options: ProductPluginOptions) => {
+    const log = fastify.log.child({ component: 'plugins' });
+    const store = fastify.configStore;
+    const temporary = new TemporarySources(fastify.engine);
+    const playbacks = new Playbacks({ ...PLAYURL_DEFAULTS, ...options.playUrl });
+    const entries: Entry[] = [...playUrlPlugins(playbacks), tonePlugin()].map((plugin) => ({
+      plugin,
+      name: plugin.name,
+      builtin: true,
+      state: 'stopped',
+      error: null,
+    }));
+    if (options.directory) {
+      for (const loaded of await loadFolder(
+        options.directory,
+        new Set(entries.map((e) => e.name)),
+      )) {
+        entries.push({ ...loaded, builtin: false, state: loaded.plugin ? 'stopped' : 'failed' });
+        if (!loaded.plugin) log.error(`plugin ${loaded.name} not loaded: ${loaded.error}`);
+      }
+    }
+
+    for (const entry of entries) {
+      const { plugin } = entry;
+      if (!plugin) continue;
+      const pluginLog = log.child({ plugin: entry.name });
+      const context: PluginContext = {
+        log: {
+          info: (m) => pluginLog.info(m),
+          warn: (m) => pluginLog.warn(m),
+          error: (m) => pluginLog.error(m),
+        },
+        engine: fastify.engine,
+        temporary,
+        config: () => store.snapshot().config,
+        // Its errors are the API's (400, 404, 422, 502, ...), for a plugin's route to pass on.
+        playUrls: async (urls, sink) => {
+          try {
+            return (await playbacks.play(urls, sink, 'urls')).id;
+          } catch (err) {
+            throw err instanceof PlayUrlError ? httpError(err) : err;
+          }
+        },
+      };
+      try {
+        await withTimeout(Promise.resolve(plugin.start(context)), START_TIMEOUT_MS);
+        entry.state = 'running';
+      } catch (err) {
+        entry.state = 'failed';
+        entry.error = `start: ${(err as Error).message}`;
+        pluginLog.error(`plugin ${entry.name} disabled: ${entry.error}`);
+      }
+      if (plugin.routes) {
+        const routes = plugin.routes;
+        await fastify.register(
+          async (scoped) => {
+            // A disabled plugin's routes say why instead of running.
+            scoped.addHook('onRequest', async () => {
+              if (entry.state !== 'running') {
+                throw new PlayUnavailableError(
+                  `plugin ${entry.name} is ${entry.state}: ${entry.error ?? ''}`,
+                );
+              }
+            });
+            await scoped.register(routes);
+          },
+          { prefix: `/plugins/${entry.name}` },
+        );
+      }
+    }
+
+    const unsubscribe = store.subscribe((snapshot) => {
+      for (const entry of entries) {
+        if (entry.state !== 'running' || !entry.plugin?.load) continue;
+        Promise.resolve()
+          .then(() => entry.plugin?.load?.(snapshot.config))
+          .catch((err: unknown) =>
+            log.warn(`plugin ${entry.name} load: ${(err as Error).message}`),
+          );
+      }
+    });
+
+    fastify.decorate('productPlugins', {
+      stats: (): PluginStats => ({
+        plugins: entries.map(({ name, builtin, state, error }) => ({
+          name,
+          builtin,
+          state,
+          error,
+        })),
+        ...playbacks.stats(),
+      }),
+    });
+
+    fastify.addHook('onClose', async () => {
+      unsubscribe();
+      for (const entry of entries) {
+        if (entry.state !== 'running') continue;
+        try {
+          await withTimeout(Promise.resolve(entry.plugin?.stop?.()), START_TIMEOUT_MS);
+          await withTimeout(Promise.resolve(entry.plugin?.unload?.()), START_TIMEOUT_MS);
+        } catch (err) {
+          log.warn(`plugin ${entry.name} stop: ${(err as Error).message}`);
+        }
+        entry.state = 'stopped';
+      }
+    });
+  },
+  { name: 'product-plugins', fastify: '5.x', dependencies: ['config-store', 'engine'] },
+);
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`took longer than ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,173 @@
+// The built-in `tone` plugin: permanent plugin sources that play a sine, for setting up
+// speakers. `POST /plugins/tone/source` adds one to config.yaml (a source with the tag
+// `plugin:tone`, no address: saved, listed by GET /sources, routed like any source, there again
+// after a restart); the plugin plays every source so tagged as an in-process source whose id is
+// its config_id. `GET|PUT /plugins/tone/` read and set the frequency and level (in memory).
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { addEntity } from '../config/model.js';
+import { FLAT_EQUALIZER, Name } from '../schema/common.js';
+import type { Config } from '../schema/files.js';
+import { ErrorResponse } from '../schema/problem.js';
+import { SOURCE_DEFAULTS, type SourceInput } from '../schema/source.js';
+import type { PluginContext, TributaryPlugin } from './types.js';
+
+/** The tag that marks a source as this plugin's. */
+export const TONE_TAG = 'plugin:tone';
+const RATE = 48000;
+/** The ring the engine reads from, and how often it is topped up (JS may be late by RING - TICK). */
+const RING_MS = 300;
+const TICK_MS = 20;
+
+/** What the tone plays (shared by every tone source). */
+export interface ToneSettings {
+  frequency_hz: number;
+  level_dbfs: number;
+}
+
+const ToneSettingsSchema = Type.Object(
+  {
+    frequency_hz: Type.Number({ minimum: 20, maximum: 20000, description: 'Frequency, Hz.' }),
+    level_dbfs: Type.Number({ minimum: -60, maximum: 0, description: 'Peak level, dBFS.' }),
+  },
+  { additionalProperties: false },
+);
+
+/** The in-process source of one tone source, written from a timer. */
+interface Playing {
+  readonly source: { writeSamples(samples: Float32Array): number; readonly freeFrames: number };
+  phase: number;
+}
+
+export function tonePlugin(): TributaryPlugin {
+  const settings: ToneSettings = { frequency_hz: 440, level_dbfs: -18 };
+  const playing = new Map<string, Playing>();
+  const scratch = new Float32Array(Math.ceil((RATE * RING_MS) / 1000) * 2);
+  let context: PluginContext | null = null;
+  let timer: NodeJS.Timeout | null = null;
+
+  /** Plays every tagged source of `config`, and no other. */
+  const follow = (config: Readonly<Config>) => {
+    if (!context) return;
+    const ids = new Set(config.sources.filter((s) => s.tag === TONE_TAG).map((s) => s.config_id));
+    for (const id of playing.keys()) {
+      if (!ids.has(id)) {
+        context.engine.removeMemorySource(id);
+        playing.delete(id);
+      }
+    }
+    for (const id of ids) {
+      if (playing.has(id)) continue;
+      const source = context.engine.addMemorySource(id, {
+        sampleRate: RATE,
+        channels: 2,
+        sampleFormat: 's16le',
+        ringMs: RING_MS,
+      });
+      if (source) playing.set(id, { source, phase: 0 });
+    }
+  };
+
+  /** Fills every ring with the sine, continuing each one's phase. */
+  const write = () => {
+    const amplitude = 10 ** (settings.level_dbfs / 20);
+    const step = (2 * Math.PI * settings.frequency_hz) / RATE;
+    for (const p of playing.values()) {
+      const frames = Math.min(p.source.freeFrames, scratch.length / 2);
+      for (let i = 0; i < frames; i++) {
+        const v = amplitude * Math.sin(p.phase + i * step);
+        scratch[2 * i] = v;
+        scratch[2 * i + 1] = v;
+      }
+      p.phase = (p.phase + frames * step) % (2 * Math.PI);
+      p.source.writeSamples(scratch.subarray(0, frames * 2));
+    }
+  };
+
+  const error = (description: string) => Type.Ref(ErrorResponse, { description });
+  const routes: FastifyPluginAsync = async (fastify) => {
+    const tags = ['Plugins'];
+    fastify.get(
+      '/',
+      {
+        schema: {
+          tags,
+          operationId: 'getTone',
+          summary: 'The test tone',
+          response: { 200: ToneSettingsSchema, 401: error('API_TOKEN is set and missing.') },
+        },
+      },
+      () => settings,
+    );
+    fastify.put<{ Body: ToneSettings }>(
+      '/',
+      {
+        schema: {
+          tags,
+          operationId: 'setTone',
+          summary: 'Set the test tone (every tone source, from now on)',
+          body: ToneSettingsSchema,
+          response: {
+            200: ToneSettingsSchema,
+            400: error('A value out of range; the body names it.'),
+            401: error('API_TOKEN is set and missing.'),
+          },
+        },
+      },
+      (request) => Object.assign(settings, request.body),
+    );
+    fastify.post<{ Body: { name: string } }>(
+      '/source',
+      {
+        schema: {
+          tags,
+          operationId: 'addToneSource',
+          summary: 'Add a permanent tone source',
+          description:
+            'Adds a source with the tag plugin:tone to config.yaml: route it to a sink to hear ' +
+            'the tone; delete it like any source.',
+          body: Type.Object({ name: Name }, { additionalProperties: false }),
+          response: {
+            201: Type.Object({ name: Type.String(), config_id: Type.String() }),
+            400: error('A bad name; the body names the rule.'),
+            401: error('API_TOKEN is set and missing.'),
+            409: error('A source by that name exists.'),
+          },
+        },
+      },
+      async (request, reply) => {
+        const input: SourceInput = {
+          ...SOURCE_DEFAULTS,
+          group_members: [],
+          rtp: null,
+          equalizer: { ...FLAT_EQUALIZER },
+          name: request.body.name,
+          tag: TONE_TAG,
+        };
+        const source = await fastify.configStore.change((draft) =>
+          addEntity(draft, 'source', input),
+        );
+        reply.code(201);
+        return { name: source.name, config_id: source.config_id };
+      },
+    );
+  };
+
+  return {
+    name: 'tone',
+    start(ctx) {
+      context = ctx;
+      follow(ctx.config());
+      timer = setInterval(write, TICK_MS);
+      timer.unref();
+      write();
+    },
+    load: (config) => follow(config),
+    stop() {
+      if (timer) clearInterval(timer);
+      for (const id of playing.keys()) context?.engine.removeMemorySource(id);
+      playing.clear();
+    },
+    routes,
+  };
+}
