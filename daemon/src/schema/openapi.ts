@@ -35,6 +35,11 @@ export const openapiOptions: SwaggerOptions = {
         name: 'Discovery',
         description: 'SAP (RFC 2974) and mDNS/DNS-SD: streams and devices found, and the settings.',
       },
+      {
+        name: 'Plugins',
+        description:
+          'Built-in product plugins: play URLs on a sink (playurl, playurlmultiple) and the test tone.',
+      },
       { name: 'System', description: 'Health, this document and the live configuration.' },
     ],
     components: {
