@@ -20,8 +20,12 @@ export const FORMATS = {
 } as const;
 export type Format = keyof typeof FORMATS;
 
-/** Amplitude of ffmpeg's sine source (1/8 of full scale): RMS 0.0884. */
-export const SINE_RMS = 0.125 / Math.SQRT2;
+/**
+ * RMS of each channel of the files: ffmpeg's sine source is mono at 1/8 of full scale (RMS
+ * 0.0884), and `-ac 2` spreads it over two channels at -3 dB each: 0.0625 (-24.08 dBFS, as
+ * ffmpeg's own astats reads the files).
+ */
+export const SINE_RMS = 0.125 / 2;
 
 /** Writes `{name}.{format}`: a stereo sine of `hz` for `seconds` at `rate` Hz. */
 export function encodeTone(
@@ -83,6 +87,7 @@ export async function audioServer(
       res.writeHead(200, { 'content-type': 'audio/mpeg' }).end(page);
     } else if (path === '/huge') {
       res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': 1024 ** 3 });
+      res.flushHeaders();
       hanging.add(res);
     } else if (path === '/hang') {
       hanging.add(res);
@@ -115,6 +120,15 @@ export async function audioServer(
   });
   const { port } = server.address() as { port: number };
   return { url: (p) => `http://127.0.0.1:${port}${p}`, hits };
+}
+
+/** A port on 127.0.0.1 where nothing listens (bound, then closed): connections are refused. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** A Scream sink on 127.0.0.1 (48 kHz, 16-bit, stereo): its left channel, as it arrives. */

@@ -2,13 +2,14 @@
 // the real engine on a Scream sink on 127.0.0.1 and measured there (frequency, level, gaps);
 // every refusal with its documented status within its timeout; a stream until DELETE.
 import assert from 'node:assert/strict';
-import { describe, type TestContext, test } from 'node:test';
+import { before, describe, type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { measureTone } from '../discovery/scenarios/tone.js';
 import { build, localEngine, tempDir } from '../helpers.js';
 import {
   audioServer,
   blockRms,
+  closedPort,
   encodeTone,
   FORMATS,
   type Format,
@@ -58,10 +59,16 @@ describe('playurl plays what ffmpeg wrote', () => {
       assert.match(id, /^[0-9a-f]{12}$/);
       assert.equal(playback.items[0].state, 'playing');
       assert.ok(playback.items[0].codec, 'the codec found is reported');
-      const stats = (await app.inject('/api/stats')).json();
-      const source = stats.sources.find((s: { name: string }) => s.name.startsWith('playurl/'));
-      assert.ok(source, 'the temporary source is in the statistics while it plays');
-      assert.match(source.format, /^memory /);
+      const playingSource = async () =>
+        (await app.inject('/api/stats'))
+          .json()
+          .sources.find((s: { name: string; packets: number }) => s.name.startsWith('playurl/'));
+      await until('the source to play', async () => (await playingSource())?.packets > 0);
+      const source = await playingSource();
+      assert.match(
+        source.format,
+        new RegExp(`^memory (f32|s16le|s24le) ${format === 'opus' ? 48000 : 44100} Hz 2 ch`),
+      );
       // Not in the configuration, not in GET /sources.
       assert.deepEqual((await app.inject('/sources')).json(), []);
 
@@ -149,6 +156,10 @@ test('a stream that never ends plays until DELETE, and stops within a second', a
 });
 
 describe('what cannot play gets its documented status, within the timeout', () => {
+  let refused = 0;
+  before(async () => {
+    refused = await closedPort();
+  });
   const cases: [string, (url: (p: string) => string) => string, number, RegExp][] = [
     ['a scheme other than http, https or file', () => 'ftp://127.0.0.1/a.mp3', 400, /scheme ftp:/],
     ['not a URL', () => 'chime.mp3', 400, /not an absolute URL/],
@@ -158,7 +169,7 @@ describe('what cannot play gets its documented status, within the timeout', () =
     ['a 1 GB file over the size limit', (u) => u('/huge'), 413, /max_bytes/],
     ['a host that never answers', (u) => u('/hang'), 504, /did not answer within 1500 ms/],
     ['too many redirects', (u) => u('/redirect/9'), 502, /more than 5 redirects/],
-    ['a refused connection', () => 'http://127.0.0.1:9/a.mp3', 502, /ECONNREFUSED/],
+    ['a refused connection', () => `http://127.0.0.1:${refused}/a.mp3`, 502, /ECONNREFUSED/],
   ];
   for (const [what, url, status, message] of cases) {
     test(what, async (t) => {
