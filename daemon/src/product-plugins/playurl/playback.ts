@@ -35,6 +35,7 @@ export interface DecodedLike {
     codec?: string | null;
     sample_rate?: number | null;
     channels?: number | null;
+    queued_frames?: number;
   };
 }
 
@@ -58,6 +59,14 @@ const RING_MS = 500;
  * still plays it (a path removed at once would cut its end; a silent one costs nothing).
  */
 export const TAIL_MS = 400;
+/** Audio left in a URL's ring when the next URL's path is added (see `#run`). */
+export const SWITCH_LEAD_MS = 0;
+
+/** Audio in a decoded source's ring, ms. */
+function leftMs(status: DecodedLike['status']): number {
+  const rate = status.sample_rate ?? 0;
+  return rate > 0 ? ((status.queued_frames ?? 0) / rate) * 1000 : Number.POSITIVE_INFINITY;
+}
 
 /** A URL opened, decoding, probed: ready to be switched to. */
 interface Prepared {
@@ -127,7 +136,7 @@ export class Playback {
   }
 
   async #run(): Promise<void> {
-    const { temporary, engine } = this.#deps;
+    const { temporary } = this.#deps;
     const signal = this.#abort.signal;
     const limit = this.#deps.limits.maxSeconds;
     const timer = limit > 0 ? setTimeout(() => this.stop(), limit * 1000) : null;
@@ -165,18 +174,20 @@ export class Playback {
         if (ready.index + 1 < this.items.length && !signal.aborted) {
           next = this.#prepare(ready.index + 1);
         }
-        const state = await this.#until(ready.source, (s) => s === 'drained' || s === 'failed');
-        const item = this.items[ready.index]!;
-        if (state === 'failed') item.error = ready.source.status.error ?? 'the decoder failed';
-        item.state = signal.aborted ? 'stopped' : 'played';
+        // With a next URL, switch once this one's ring is empty: what it has left then is in
+        // the sink's buffer, about as long as a new path takes to start (switching when it had
+        // played out left 70 ms of silence; with 60 ms still in the ring, 60 ms overlapped).
+        await this.#until(
+          ready.source,
+          (state, status) =>
+            state === 'drained' ||
+            state === 'failed' ||
+            (next !== null && leftMs(status) <= SWITCH_LEAD_MS),
+        );
       }
     } finally {
       if (timer) clearTimeout(timer);
-      if (current) {
-        if (!signal.aborted) await sleep(TAIL_MS);
-        temporary.remove(current.id);
-        engine.removeMemorySource(current.id);
-      }
+      if (current) await this.#finish(current);
       this.#playing = -1;
       for (const item of this.items) if (item.state === 'waiting') item.state = 'stopped';
       this.#first?.reject(signal.aborted ? new PlayUrlError(409, 'url', 'stopped') : last);
@@ -251,23 +262,38 @@ export class Playback {
   /** Waits until the decoder's state passes `done` (or stop, or `timeoutMs`); the last state. */
   async #until(
     source: DecodedLike,
-    done: (state: DecodedLike['status']['state']) => boolean,
+    done: (state: DecodedLike['status']['state'], status: DecodedLike['status']) => boolean,
     timeoutMs = Number.POSITIVE_INFINITY,
   ): Promise<DecodedLike['status']['state']> {
     const until = Date.now() + timeoutMs;
     for (;;) {
-      const { state } = source.status;
-      if (done(state) || this.#abort.signal.aborted || Date.now() > until) return state;
+      const status = source.status;
+      if (done(status.state, status) || this.#abort.signal.aborted || Date.now() > until) {
+        return status.state;
+      }
       await sleep(POLL_MS);
     }
   }
 
-  /** A finished URL's path goes after the tail; its source and decoder with it. */
+  /**
+   * Waits for a URL to be played out (unless stopped), marks it, and after the tail removes
+   * its path, its source and its decoder.
+   */
+  async #finish(done: Prepared): Promise<void> {
+    const state = await this.#until(done.source, (s) => s === 'drained' || s === 'failed');
+    const item = this.items[done.index]!;
+    if (state === 'failed') item.error = done.source.status.error ?? 'the decoder failed';
+    item.state = this.#abort.signal.aborted ? 'stopped' : 'played';
+    if (!this.#abort.signal.aborted) await sleep(TAIL_MS);
+    this.#deps.temporary.remove(done.id);
+    this.#deps.engine.removeMemorySource(done.id);
+  }
+
+  /** A URL switched away from finishes on its own (see `#finish`). */
   #retire(done: Prepared): void {
-    setTimeout(() => {
-      this.#deps.temporary.remove(done.id);
-      this.#deps.engine.removeMemorySource(done.id);
-    }, TAIL_MS).unref();
+    this.#finish(done).catch((err: unknown) => {
+      this.#deps.log.warn(`${this.#deps.plugin} ${this.id}: ${(err as Error).message}`);
+    });
   }
 
   #dispose(ready: Prepared): void {
