@@ -18,6 +18,7 @@ fn format() -> MemoryFormat {
         sample_rate: RATE,
         channels: 2,
         sample_format: SampleFormat::S16Le,
+        float: false,
     }
 }
 
