@@ -5,6 +5,7 @@
 
 use crate::error::DecodeError;
 use crate::input::STOPPED;
+use crate::mp4::{self, Layout};
 use crate::opus::{OpusHead, OpusStream, OPUS_RATE};
 use std::io::{self, Read};
 use std::sync::atomic::AtomicU64;
@@ -14,8 +15,8 @@ use symphonia::core::audio::SampleBuffer;
 use symphonia::core::codecs::{self, CodecParameters, CodecType, DecoderOptions, CODEC_TYPE_NULL};
 use symphonia::core::errors::Error;
 use symphonia::core::formats::{FormatOptions, FormatReader, Packet};
-use symphonia::core::io::{MediaSourceStream, ReadOnlySource};
-use symphonia::core::meta::{MetadataOptions, MetadataReader};
+use symphonia::core::io::{MediaSource, MediaSourceStream, ReadOnlySource};
+use symphonia::core::meta::MetadataOptions;
 use symphonia::core::probe::Instantiate;
 use tributary_dsp::resampler::{MAX_RATE, MIN_RATE};
 use tributary_dsp::MAX_CHANNELS;
@@ -32,6 +33,18 @@ pub struct DecodeOptions {
     pub hint: Option<String>,
     /// Decode at most this many seconds, then end as if the stream had.
     pub max_seconds: Option<f64>,
+    /// Largest MP4/M4A file with its index after its audio that is read whole before it plays
+    /// (default [`MP4_MAX_BYTES`]).
+    pub mp4_max_bytes: Option<usize>,
+}
+
+/// The default bound of [`DecodeOptions::mp4_max_bytes`]: about an hour of 128 kbit/s AAC.
+pub const MP4_MAX_BYTES: usize = 64 << 20;
+
+impl DecodeOptions {
+    fn mp4_max_bytes(&self) -> usize {
+        self.mp4_max_bytes.unwrap_or(MP4_MAX_BYTES)
+    }
 }
 
 /// What the probe found.
@@ -127,12 +140,41 @@ impl Decoder {
         R: Read + Send + Sync + 'static,
     {
         let read = Arc::new(AtomicU64::new(0));
-        let source = ReadOnlySource::new(Counting {
-            inner: input,
-            read: read.clone(),
-        });
-        let mss = MediaSourceStream::new(Box::new(source), Default::default());
-        let format = probe(mss, &read, options.hint.as_deref())?;
+        let mut input = input;
+        let io_error = |e: io::Error| {
+            match e {
+            e if is_stop(&e) => DecodeError::Stopped,
+            e if e.kind() == io::ErrorKind::FileTooLarge => DecodeError::Unsupported(format!(
+                "an MP4/M4A file whose index (moov) follows its audio is read whole before it plays, and this one is over {} bytes (put the index first: ffmpeg -movflags +faststart)",
+                options.mp4_max_bytes()
+            )),
+            e => DecodeError::Corrupt(e.to_string()),
+        }
+        };
+        let (layout, head) = mp4::sniff(&mut input).map_err(io_error)?;
+        let source: Box<dyn MediaSource> = match layout {
+            Layout::IndexLast => {
+                let whole =
+                    mp4::read_whole(&mut input, head, options.mp4_max_bytes()).map_err(io_error)?;
+                read.store(whole.len() as u64, Relaxed);
+                Box::new(io::Cursor::new(whole))
+            }
+            Layout::Streams => Box::new(ReadOnlySource::new(Counting {
+                inner: io::Cursor::new(head).chain(input),
+                read: read.clone(),
+            })),
+        };
+        let mss = MediaSourceStream::new(source, Default::default());
+        let format = probe(mss, &read, options.hint.as_deref()).map_err(|e| match e {
+            // The whole file is here and symphonia found no index in it.
+            DecodeError::Truncated { at, .. } if layout == Layout::IndexLast => {
+                DecodeError::Truncated {
+                    at,
+                    what: "before the MP4/M4A index (moov atom)".into(),
+                }
+            }
+            e => e,
+        })?;
         let (track_id, params) = audio_track(format.as_ref())
             .ok_or_else(|| DecodeError::Unsupported("the container holds no audio track".into()))?;
         let (codec, name) = make_codec(&params)?;
@@ -308,9 +350,9 @@ impl Decoder {
         self.out.clear();
         match &mut self.codec {
             Codec::Opus(o) => {
+                let c = o.channels();
                 let samples = o.decode(packet.buf())?;
                 // Gapless trimming the demuxer worked out (symphonia's own decoders apply it).
-                let c = o.channels();
                 let frames = samples.len() / c;
                 let start = (packet.trim_start() as usize).min(frames);
                 let end = frames.saturating_sub(packet.trim_end() as usize).max(start);
@@ -409,9 +451,10 @@ fn header_error(e: Error, at: u64) -> DecodeError {
             at,
             what: "inside the headers".into(),
         },
-        Error::Unsupported("isomp4: missing moov atom") => DecodeError::Unsupported(
-            "an MP4/M4A file whose index (moov) follows its audio cannot be decoded as it arrives (put it first: ffmpeg -movflags +faststart)".into(),
-        ),
+        Error::Unsupported("isomp4: missing moov atom") => DecodeError::Truncated {
+            at,
+            what: "before the MP4/M4A index (moov atom)".into(),
+        },
         Error::Unsupported(m) => DecodeError::Unsupported(m.to_owned()),
         e => DecodeError::Corrupt(format!("{e} in the headers")),
     }

@@ -4,7 +4,7 @@ use std::fmt;
 
 /// Why decoding failed (or never started). `Display` gives the reason the daemon shows (the 422
 /// body of URL playback, the status's `error`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum DecodeError {
     /// The input ended before a single byte arrived.
     Empty,

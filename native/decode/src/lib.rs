@@ -16,6 +16,7 @@
 pub mod decoder;
 pub mod error;
 pub mod input;
+pub mod mp4;
 pub mod opus;
 pub mod run;
 

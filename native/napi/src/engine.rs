@@ -100,3 +100,10 @@ impl Engine {
             .ok_or_else(|| Error::new(Status::GenericFailure, "the engine is stopped"))
     }
 }
+
+impl Drop for Engine {
+    /// Garbage collected without `stop()`: the decoder threads stop too (the core stops itself).
+    fn drop(&mut self) {
+        self.decoders.stop_all();
+    }
+}

@@ -13,13 +13,14 @@ use std::process::Command;
 use std::sync::{Mutex, OnceLock};
 use tributary_decode::{DecodeError, DecodeOptions, Decoder, StreamInfo};
 
+#[allow(unused_imports)]
 pub use hearing::precise_frequency;
 
 pub const SECONDS: f64 = 2.0;
 pub const TONE_HZ: f64 = 1000.0;
 pub const LEFT: f64 = 0.5;
 pub const RIGHT: f64 = 0.25;
-const SOURCE: &str = "aevalsrc=0.5*sin(2*PI*1000*t)|0.25*sin(2*PI*1000*t):s=44100:d=2";
+pub const SOURCE: &str = "aevalsrc=0.5*sin(2*PI*1000*t)|0.25*sin(2*PI*1000*t):s=44100:d=2";
 
 /// A format under test: its file extension, the ffmpeg encoder arguments, the rate it decodes
 /// at, the codec name the decoder reports and its bit depth.
@@ -88,8 +89,12 @@ fn dir() -> PathBuf {
 /// picks the container); made once per test binary.
 pub fn encode(name: &str, input: &str, args: &[&str]) -> Vec<u8> {
     static MADE: OnceLock<Mutex<HashMap<String, Vec<u8>>>> = OnceLock::new();
-    let made = MADE.get_or_init(Mutex::default);
-    if let Some(bytes) = made.lock().unwrap().get(name) {
+    // Held while ffmpeg runs: tests of one binary ask for the same files at once.
+    let mut made = MADE
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(bytes) = made.get(name) {
         return bytes.clone();
     }
     let path = dir().join(name);
@@ -115,7 +120,7 @@ pub fn encode(name: &str, input: &str, args: &[&str]) -> Vec<u8> {
     );
     let bytes = std::fs::read(&path).unwrap();
     std::fs::remove_file(&path).unwrap();
-    made.lock().unwrap().insert(name.to_owned(), bytes.clone());
+    made.insert(name.to_owned(), bytes.clone());
     bytes
 }
 
