@@ -179,6 +179,7 @@ impl Engine {
         let options = DecodeOptions {
             hint: o.hint,
             max_seconds: o.max_seconds,
+            ..Default::default()
         };
         let thread = DecodeThread::spawn(
             format!("decode-{id}"),

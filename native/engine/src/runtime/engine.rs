@@ -216,12 +216,12 @@ impl MemorySources {
         format: MemoryFormat,
         ring_ms: u32,
     ) -> Result<MemoryWriter, ConfigError> {
-        add_memory_source(&self.engine()?, id, format, ring_ms)
+        add_memory_source(&*self.engine()?, id, format, ring_ms)
     }
 
     /// [`Engine::remove_memory_source`].
     pub fn remove(&self, id: &str) -> Result<bool, ConfigError> {
-        remove_memory_source(&self.engine()?, id)
+        remove_memory_source(&*self.engine()?, id)
     }
 }
 
