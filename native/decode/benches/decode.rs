@@ -1,9 +1,10 @@
 //! Decode speed per format against ffmpeg on the same file in the same run. Files: BENCH_SECONDS
 //! (default 120) of pink noise, 44.1 kHz stereo, made by ffmpeg now, in each format URL playback
 //! decodes. Criterion times ours (throughput in frames: elem/s / 44 100 = x realtime on one
-//! core); then both sides are timed by CPU time, best of 3 (ours: decoding from memory into
-//! f32 on this thread; ffmpeg: `ffmpeg -threads 1 -i FILE -f f32le -` into /dev/null, its start
-//! included), and the ratio printed. `npm run bench -- decode` runs it.
+//! core, wall time); then both sides are timed by CPU time, best of 3 (ours: decoding from
+//! memory into f32 on this thread; ffmpeg: `ffmpeg -threads 1 -i FILE -f f32le -` into
+//! /dev/null), whole and less a 1 s file's time (ffmpeg's start), and the ratios printed.
+//! `npm run bench -- decode` runs it.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -22,14 +23,13 @@ fn seconds() -> u32 {
         .unwrap_or(120)
 }
 
-/// The bench file in the format of `ext`, and its path on disk (for ffmpeg).
-fn file(ext: &str, args: &[&str]) -> (Vec<u8>, std::path::PathBuf) {
-    let input = format!(
-        "anoisesrc=c=pink:r=44100:a=0.3:d={},aformat=channel_layouts=stereo",
-        seconds()
-    );
-    let bytes = common::encode(&format!("bench.{ext}"), &input, args);
-    let path = std::env::temp_dir().join(format!("tributary-decode-bench.{ext}"));
+/// The bench file (`seconds` long) in the format of `ext`, and its path on disk (for ffmpeg).
+fn file(ext: &str, args: &[&str], seconds: u32) -> (Vec<u8>, std::path::PathBuf) {
+    let input =
+        format!("anoisesrc=c=pink:r=44100:a=0.3:d={seconds},aformat=channel_layouts=stereo");
+    let name = format!("bench-{seconds}s.{ext}");
+    let bytes = common::encode(&name, &input, args);
+    let path = std::env::temp_dir().join(format!("tributary-decode-{name}"));
     std::fs::write(&path, &bytes).unwrap();
     (bytes, path)
 }
@@ -71,7 +71,8 @@ fn decode_speed(c: &mut Criterion) {
     let mut g = c.benchmark_group("decode");
     g.sample_size(10);
     for f in &FORMATS {
-        let (bytes, _) = file(f.ext, f.args);
+        let (bytes, path) = file(f.ext, f.args, seconds());
+        std::fs::remove_file(path).unwrap();
         let frames = decode(&bytes);
         g.throughput(Throughput::Elements(frames));
         g.bench_function(f.ext, |b| b.iter(|| decode(&bytes)));
@@ -79,42 +80,55 @@ fn decode_speed(c: &mut Criterion) {
     g.finish();
 }
 
+/// CPU time of decoding `bytes` (from `path`) ourselves and with ffmpeg, best of 3 each.
+fn cpu_times(bytes: &[u8], path: &std::path::Path) -> (Duration, Duration) {
+    let ours = best_of(3, || {
+        let t = cpu_of_thread();
+        decode(bytes);
+        cpu_of_thread() - t
+    });
+    let theirs = best_of(3, || {
+        let t = cpu_of_children();
+        let status = Command::new("ffmpeg")
+            .args(["-hide_banner", "-loglevel", "error", "-threads", "1", "-i"])
+            .arg(path)
+            .args(["-f", "f32le", "-"])
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        cpu_of_children() - t
+    });
+    (ours, theirs)
+}
+
+/// Both sides on the long file, and again less what each spends on a 1 s file of the same
+/// format (ffmpeg's start, ~0.1 s of CPU here, is most of its time on short files): the
+/// decoding alone, over the difference in length.
 fn against_ffmpeg() {
-    println!(
-        "\ndecode speed by CPU time, best of 3, {} s of pink noise:",
-        seconds()
-    );
-    println!("format  tributary-decode    ffmpeg -threads 1    ours / ffmpeg");
+    let n = seconds();
+    println!("\ndecode speed by CPU time, best of 3, {n} s of pink noise (x realtime, one core):");
+    println!("format  ours    ffmpeg  ratio   | less a 1 s file: ours  ffmpeg  ratio (ours/ffmpeg speed)");
     for f in &FORMATS {
-        let (bytes, path) = file(f.ext, f.args);
-        let ours = best_of(3, || {
-            let t = cpu_of_thread();
-            decode(&bytes);
-            cpu_of_thread() - t
-        });
-        let theirs = best_of(3, || {
-            let t = cpu_of_children();
-            let status = Command::new("ffmpeg")
-                .args(["-hide_banner", "-loglevel", "error", "-threads", "1", "-i"])
-                .arg(&path)
-                .args(["-f", "f32le", "-"])
-                .stdout(Stdio::null())
-                .status()
-                .unwrap();
-            assert!(status.success());
-            cpu_of_children() - t
-        });
-        let x = |d: Duration| f64::from(seconds()) / d.as_secs_f64();
+        let (long, long_path) = file(f.ext, f.args, n);
+        let (short, short_path) = file(f.ext, f.args, 1);
+        let (ours, theirs) = cpu_times(&long, &long_path);
+        let (ours_1, theirs_1) = cpu_times(&short, &short_path);
+        let x = |s: f64, d: Duration| s / d.as_secs_f64();
+        let (ours_net, theirs_net) = (ours.saturating_sub(ours_1), theirs.saturating_sub(theirs_1));
+        let span = f64::from(n - 1);
         println!(
-            "{:6}  {:7.0}x realtime    {:7.0}x realtime    {:.2} (ours {:.3} s, ffmpeg {:.3} s)",
+            "{:6} {:6.0}x {:6.0}x {:6.2}  | {:21.0}x {:6.0}x {:6.2}",
             f.ext,
-            x(ours),
-            x(theirs),
+            x(f64::from(n), ours),
+            x(f64::from(n), theirs),
             theirs.as_secs_f64() / ours.as_secs_f64(),
-            ours.as_secs_f64(),
-            theirs.as_secs_f64()
+            x(span, ours_net),
+            x(span, theirs_net),
+            theirs_net.as_secs_f64() / ours_net.as_secs_f64(),
         );
-        std::fs::remove_file(path).unwrap();
+        std::fs::remove_file(long_path).unwrap();
+        std::fs::remove_file(short_path).unwrap();
     }
 }
 
