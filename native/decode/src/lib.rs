@@ -18,6 +18,7 @@ pub mod error;
 pub mod input;
 pub mod mp4;
 pub mod opus;
+mod probe;
 pub mod run;
 
 pub use decoder::{DecodeOptions, Decoder, StreamInfo};
