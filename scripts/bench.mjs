@@ -23,6 +23,11 @@ const benches = [
     what: 'MP3 encoder vs the lame CLI and ffmpeg libmp3lame, Opus vs ffmpeg libopus; 1 vs 50 stream listeners, time to first byte',
   },
   {
+    name: 'decode',
+    script: 'bench-decode.mjs',
+    what: 'URL-playback decoder per format (MP3, FLAC, Vorbis, Opus, WAV, M4A) vs ffmpeg on the same files',
+  },
+  {
     name: 'fidelity',
     script: 'bench-fidelity.mjs',
     what: 'real senders (ffmpeg -re, GStreamer, 5-20 ms of injected jitter) idle and under load: pitch, gaps, latency vs GStreamer rtpjitterbuffer',

@@ -55,6 +55,7 @@ export const README_FOLDERS = [
   'daemon/src/streams',
   'firmware',
   'native',
+  'native/decode',
   'native/engine/src/graph',
   'native/engine/src/runtime',
   'native/engine/src/sink',

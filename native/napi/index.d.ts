@@ -9,6 +9,22 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/** An in-process source decoding pushed bytes. */
+export declare class DecodedSource {
+  /** The source's id. */
+  get id(): string
+  /**
+   * Queues a chunk for the decoder; false (taking nothing) when the input queue is full:
+   * wait and push it again. Never blocks. After the decoding ended (drained, failed,
+   * removed) chunks are dropped and true returned.
+   */
+  push(chunk: Buffer | Uint8Array): boolean
+  /** No more input: the file or stream ended. */
+  finish(): void
+  /** Where decoding is, what it found and its counters. */
+  get status(): DecodedStatus
+}
+
 /**
  * The audio engine: receivers, jitter buffers, per-sink mixers and senders on their own
  * threads. Create it, `apply()` the solver output on every change, `stop()` it on shutdown.
@@ -40,6 +56,12 @@ export declare class Engine {
    * Calling it again does nothing.
    */
   stop(): void
+  /**
+   * Starts decoding into the in-process source `id` (thread `decode-{id}`); a path naming it
+   * (`source_config_id`) plays it once the format is known. Throws (InvalidArg, naming the
+   * field) for options out of bounds or an `id` that is taken.
+   */
+  addDecodedSource(id: string, options?: DecodedSourceOptions | undefined | null): DecodedSource
   /** Faults, restarts and quarantines (see `EngineHealth`). */
   health(): EngineHealth
   /**
@@ -67,8 +89,8 @@ export declare class Engine {
    */
   addMemorySource(id: string, format: MemorySourceFormat): MemorySource
   /**
-   * Removes the in-process source `id` (its paths stop; its writer's frames go nowhere).
-   * False when there is none.
+   * Removes the in-process source `id` (its paths stop; its writer's frames go nowhere);
+   * a decoded source's decoder thread stops first. False when there is none.
    */
   removeMemorySource(id: string): boolean
   /**
@@ -151,6 +173,41 @@ export type ChannelLayoutName = 'mono' | 'stereo' | 'quad' | 'surround' | '3.1' 
 
 /** What a fault is charged to. */
 export type CulpritKind = 'source' | 'sink'
+
+/** How a decoded source reads its input. */
+export interface DecodedSourceOptions {
+  /** Decoded audio the engine's ring holds ahead of playback, 10 - 10 000 ms (default 500). */
+  ringMs?: number
+  /** A file extension (`mp3`) or MIME type (`audio/mpeg`); named in the "not audio" error. */
+  hint?: string
+  /** Decode at most this many seconds, then end as if the input had. */
+  maxSeconds?: number
+  /** Bytes of input queued at most (default 1 MiB): `push` refuses a chunk beyond it. */
+  inputBytes?: number
+}
+
+/** Where a decoded source is. */
+export type DecodedState = 'probing' | 'playing' | 'drained' | 'failed'
+
+/** A snapshot of a decoded source. */
+export interface DecodedStatus {
+  state: DecodedState
+  /** Why it failed: `not audio: ...`, `unsupported codec: ...`, `truncated: ...`. */
+  error: string | null
+  /** `mp3`, `aac`, `flac`, `vorbis`, `opus`, `pcm_s16le`, ... once probed. */
+  codec: string | null
+  sample_rate: number | null
+  channels: number | null
+  /** Of a lossless codec; null for a lossy one. */
+  bit_depth: number | null
+  decoded_frames: number
+  /** Packets that failed to decode and were skipped. */
+  skipped_packets: number
+  /** Frames decoded that the engine has not played yet. */
+  queued_frames: number
+  /** Input bytes pushed and not yet decoded. */
+  input_queued_bytes: number
+}
 
 /** The source or sink a fault is charged to. */
 export interface EngineCulprit {

@@ -835,12 +835,14 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.DecodedSource = nativeBinding.DecodedSource
 module.exports.Engine = nativeBinding.Engine
 module.exports.MemorySource = nativeBinding.MemorySource
 module.exports.Mp3Stream = nativeBinding.Mp3Stream
 module.exports.PathPreview = nativeBinding.PathPreview
 module.exports.ChannelLayoutName = nativeBinding.ChannelLayoutName
 module.exports.CulpritKind = nativeBinding.CulpritKind
+module.exports.DecodedState = nativeBinding.DecodedState
 module.exports.engineLimits = nativeBinding.engineLimits
 module.exports.EQ_BAND_COUNT = nativeBinding.EQ_BAND_COUNT
 module.exports.eqResponse = nativeBinding.eqResponse

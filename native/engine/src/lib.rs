@@ -31,7 +31,7 @@ pub mod work;
 pub use desired::{ConfigError, DesiredState, PathSpec, RtpSourceSpec, SinkProtocol, SinkSpec};
 pub use logging::{LogLevel, LogLine};
 pub use options::{EngineOptions, JitterConfig};
-pub use runtime::engine::Engine;
+pub use runtime::engine::{Engine, MemorySources};
 pub use runtime::fault::Culprit;
 #[cfg(feature = "fault-injection")]
 pub use runtime::fault_injection::FaultInjection;

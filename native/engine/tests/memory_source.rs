@@ -1,7 +1,8 @@
 //! In-process sources over real sockets: a tone written from this test into a memory source
 //! plays through a Scream sink (received on 127.0.0.1 and measured), with the stats a network
 //! source has; a writer that stalls holds nothing back (the other sink keeps its pace, the
-//! stall is counted as an underrun).
+//! stall is counted as an underrun); the handle that adds and removes them from another thread
+//! (a decoder's) works while the engine lives.
 
 mod common;
 
@@ -18,6 +19,7 @@ fn format() -> MemoryFormat {
         sample_rate: RATE,
         channels: 2,
         sample_format: SampleFormat::S16Le,
+        float: false,
     }
 }
 
@@ -200,4 +202,29 @@ fn a_stalled_writer_holds_nothing_back_and_its_underrun_is_counted() {
     let sink = |id: &str| stats.sinks.iter().find(|s| s.id == id).unwrap().underruns;
     assert_eq!((sink("net"), sink("mem")), (0, 1));
     engine.stop();
+}
+
+#[test]
+fn the_memory_sources_handle_works_from_another_thread_and_not_after_the_engine() {
+    let _serial = serial();
+    let engine = engine();
+    let handle = engine.memory_sources();
+    let decoded = MemoryFormat {
+        float: true,
+        ..format()
+    };
+    let h = handle.clone();
+    let added = std::thread::spawn(move || h.add("dec", decoded, 100).map(|w| w.format()));
+    assert_eq!(added.join().unwrap().unwrap(), decoded);
+    let taken = handle.add("dec", format(), 100).err().unwrap();
+    assert_eq!(taken.0, "id: memory source 'dec' exists already");
+    assert!(handle.remove("dec").unwrap());
+    assert!(!engine.remove_memory_source("dec").unwrap());
+    drop(engine);
+    let gone = handle.add("dec", format(), 100).err().unwrap();
+    assert_eq!(gone.0, "the engine is stopped");
+    assert_eq!(
+        handle.remove("dec").err().unwrap().0,
+        "the engine is stopped"
+    );
 }

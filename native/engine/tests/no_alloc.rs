@@ -53,6 +53,7 @@ fn steady_state_playback_allocates_nothing() {
         sample_rate: 44_100,
         channels: 2,
         sample_format: SampleFormat::S16Le,
+        float: false,
     };
     let mut mem_writer = engine.add_memory_source("mem", memory, 200).unwrap();
     let mem_path = PathSpec {

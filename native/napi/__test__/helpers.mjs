@@ -23,6 +23,29 @@ export function channelS16(buf, channels, c) {
   return out;
 }
 
+/** Frequency of a clean tone by interpolated rising zero crossings (as the engine's tests). */
+export function frequency(samples, rate) {
+  let first = null;
+  let last = 0;
+  let n = 0;
+  for (let i = 1; i < samples.length; i++) {
+    if (samples[i - 1] < 0 && samples[i] >= 0) {
+      const t = i - 1 + samples[i - 1] / (samples[i - 1] - samples[i]);
+      first ??= t;
+      last = t;
+      n++;
+    }
+  }
+  return n > 10 ? ((n - 1) * rate) / (last - first) : null;
+}
+
+/** RMS level in dBFS. */
+export function rmsDb(samples) {
+  let sum = 0;
+  for (const v of samples) sum += v * v;
+  return 10 * Math.log10(sum / samples.length);
+}
+
 /** Peak absolute value of samples from `from` on. */
 export function peak(samples, from = 0) {
   let p = 0;
@@ -57,5 +80,19 @@ export function sinkTo(port, paths = []) {
     channel_layout: 'stereo',
     volume_normalization: false,
     paths,
+  };
+}
+
+/** A path from the source `id`, matched by nothing on the network (a memory source's). */
+export function memoryPath(id) {
+  return {
+    source: id,
+    source_config_id: id,
+    ip: null,
+    tag: null,
+    rtp: null,
+    volume: 1,
+    eq: Array(18).fill(1),
+    delay_ms: 0,
   };
 }

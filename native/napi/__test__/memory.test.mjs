@@ -5,24 +5,10 @@ import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { native, sineS16, sinkTo } from './helpers.mjs';
+import { memoryPath, native, sineS16, sinkTo } from './helpers.mjs';
 
 const { Engine } = native;
 const local = { bind: '127.0.0.1', screamPorts: [0], tagged: false, rtpPorts: [] };
-
-/** A path from the source `id`, matched by nothing on the network (a memory source's). */
-function memoryPath(id) {
-  return {
-    source: id,
-    source_config_id: id,
-    ip: null,
-    tag: null,
-    rtp: null,
-    volume: 1,
-    eq: Array(18).fill(1),
-    delay_ms: 0,
-  };
-}
 
 test('a memory source is created, written, played, listed in the stats and removed', async (t) => {
   const engine = new Engine(local);

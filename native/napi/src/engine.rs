@@ -8,6 +8,7 @@ use napi_derive::napi;
 use tributary_engine::Engine as Core;
 
 use crate::convert::invalid;
+use crate::decoders::Decoders;
 use crate::engine_options::{core_options, EngineOptions};
 use crate::engine_reports::{EngineStats, EngineUnknownSender};
 use crate::engine_state::{desired_state, EngineState};
@@ -18,6 +19,8 @@ use crate::engine_stats::{self, EnginePorts};
 #[napi]
 pub struct Engine {
     pub(crate) inner: Option<Core>,
+    /// Decoder threads feeding in-process sources (`addDecodedSource`).
+    pub(crate) decoders: Decoders,
 }
 
 #[napi]
@@ -31,7 +34,10 @@ impl Engine {
         tributary_engine::logging::install();
         let core =
             Core::start(opts).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?;
-        Ok(Self { inner: Some(core) })
+        Ok(Self {
+            inner: Some(core),
+            decoders: Decoders::default(),
+        })
     }
 
     /// Makes the running graph match the solver output. Unchanged paths play on without a gap;
@@ -82,6 +88,7 @@ impl Engine {
     /// Calling it again does nothing.
     #[napi(catch_unwind)]
     pub fn stop(&mut self) {
+        self.decoders.stop_all();
         if let Some(mut core) = self.inner.take() {
             core.stop();
         }
@@ -91,5 +98,12 @@ impl Engine {
         self.inner
             .as_mut()
             .ok_or_else(|| Error::new(Status::GenericFailure, "the engine is stopped"))
+    }
+}
+
+impl Drop for Engine {
+    /// Garbage collected without `stop()`: the decoder threads stop too (the core stops itself).
+    fn drop(&mut self) {
+        self.decoders.stop_all();
     }
 }

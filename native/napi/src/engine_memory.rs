@@ -51,7 +51,11 @@ impl Engine {
             sample_rate: format.sample_rate,
             channels,
             sample_format,
+            float: false,
         };
+        if self.decoders.contains(&id) {
+            return Err(invalid(format!("id: memory source '{id}' exists already")));
+        }
         let writer = self
             .core()?
             .add_memory_source(&id, core_format, format.ring_ms.unwrap_or(200))
@@ -59,13 +63,16 @@ impl Engine {
         Ok(MemorySource { id, writer })
     }
 
-    /// Removes the in-process source `id` (its paths stop; its writer's frames go nowhere).
-    /// False when there is none.
+    /// Removes the in-process source `id` (its paths stop; its writer's frames go nowhere);
+    /// a decoded source's decoder thread stops first. False when there is none.
     #[napi(catch_unwind)]
     pub fn remove_memory_source(&mut self, id: String) -> napi::Result<bool> {
-        self.core()?
+        let decoding = self.decoders.stop(&id);
+        let removed = self
+            .core()?
             .remove_memory_source(&id)
-            .map_err(|e| invalid(e.0))
+            .map_err(|e| invalid(e.0))?;
+        Ok(removed || decoding)
     }
 }
 

@@ -7,12 +7,14 @@
 #![cfg_attr(test, allow(dead_code))]
 
 mod convert;
+mod decoders;
 mod eq;
 mod format;
 mod preview;
 mod simd;
 // Engine bindings (native/napi/src/engine*.rs) are declared below this line.
 mod engine;
+mod engine_decode;
 #[cfg(feature = "fault-injection")]
 mod engine_faults;
 mod engine_health;

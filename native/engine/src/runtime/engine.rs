@@ -20,7 +20,7 @@ use crate::source::memory::{memory_source, MemoryFormat, MemoryWriter};
 use crate::source::unknown::UnknownSender;
 use std::io;
 use std::sync::mpsc::{self, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -76,33 +76,29 @@ impl Engine {
     /// written to the returned writer plays on every sink a path names `id` on (at once when
     /// the applied state has one), through the same stages as a network source's. Fails for a
     /// format or ring length out of bounds (the error names the field) or an `id` already
-    /// created.
+    /// created. The same as [`MemorySources::add`].
     pub fn add_memory_source(
         &self,
         id: &str,
         format: MemoryFormat,
         ring_ms: u32,
     ) -> Result<MemoryWriter, ConfigError> {
-        let (writer, ring) = memory_source(format, ring_ms)?;
-        let mut inner = lock(&self.inner);
-        if !inner.control.add_memory_source(id, ring) {
-            return Err(ConfigError(format!(
-                "id: memory source '{id}' exists already"
-            )));
-        }
-        inner.apply_memory_change()?;
-        Ok(writer)
+        add_memory_source(&self.inner, id, format, ring_ms)
     }
 
     /// Removes the in-process source `id`: its paths stop (fading like a removed source's) and
     /// its writer's frames go nowhere. False when there is no such source.
     pub fn remove_memory_source(&self, id: &str) -> Result<bool, ConfigError> {
-        let mut inner = lock(&self.inner);
-        if !inner.control.remove_memory_source(id) {
-            return Ok(false);
+        remove_memory_source(&self.inner, id)
+    }
+
+    /// A handle that adds and removes in-process sources from another thread (a decoder thread
+    /// that creates its source once it knows the format). It does not keep the engine alive:
+    /// once the engine is dropped its calls fail.
+    pub fn memory_sources(&self) -> MemorySources {
+        MemorySources {
+            inner: Arc::downgrade(&self.inner),
         }
-        inner.apply_memory_change()?;
-        Ok(true)
     }
 
     /// A snapshot of every counter.
@@ -197,6 +193,62 @@ impl Engine {
         }
         lock(&self.inner).control.stop();
     }
+}
+
+/// Adds and removes the in-process sources of an engine from any thread (see
+/// [`Engine::memory_sources`]). Cloneable; holds the engine weakly.
+#[derive(Clone)]
+pub struct MemorySources {
+    inner: Weak<Mutex<Inner>>,
+}
+
+impl MemorySources {
+    fn engine(&self) -> Result<Arc<Mutex<Inner>>, ConfigError> {
+        self.inner
+            .upgrade()
+            .ok_or_else(|| ConfigError("the engine is stopped".into()))
+    }
+
+    /// [`Engine::add_memory_source`].
+    pub fn add(
+        &self,
+        id: &str,
+        format: MemoryFormat,
+        ring_ms: u32,
+    ) -> Result<MemoryWriter, ConfigError> {
+        add_memory_source(&*self.engine()?, id, format, ring_ms)
+    }
+
+    /// [`Engine::remove_memory_source`].
+    pub fn remove(&self, id: &str) -> Result<bool, ConfigError> {
+        remove_memory_source(&*self.engine()?, id)
+    }
+}
+
+fn add_memory_source(
+    inner: &Mutex<Inner>,
+    id: &str,
+    format: MemoryFormat,
+    ring_ms: u32,
+) -> Result<MemoryWriter, ConfigError> {
+    let (writer, ring) = memory_source(format, ring_ms)?;
+    let mut inner = lock(inner);
+    if !inner.control.add_memory_source(id, ring) {
+        return Err(ConfigError(format!(
+            "id: memory source '{id}' exists already"
+        )));
+    }
+    inner.apply_memory_change()?;
+    Ok(writer)
+}
+
+fn remove_memory_source(inner: &Mutex<Inner>, id: &str) -> Result<bool, ConfigError> {
+    let mut inner = lock(inner);
+    if !inner.control.remove_memory_source(id) {
+        return Ok(false);
+    }
+    inner.apply_memory_change()?;
+    Ok(true)
 }
 
 impl Drop for Engine {

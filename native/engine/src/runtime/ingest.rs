@@ -86,6 +86,7 @@ impl Worker {
             bit_depth: f.bit_depth,
             channels: f.channels,
             big_endian: false,
+            float: false,
             sample_rate: f.sample_rate,
         };
         if let Some(i) = idx {
@@ -218,6 +219,7 @@ fn rtp_detected(f: &RtpFormat) -> DetectedFormat {
         bit_depth: (f.encoding.bytes_per_sample() * 8) as u8,
         channels: f.channels,
         big_endian: f.encoding != tributary_dsp::SampleFormat::S16Le,
+        float: false,
         sample_rate: f.sample_rate,
     }
 }

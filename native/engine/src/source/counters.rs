@@ -72,6 +72,8 @@ pub struct DetectedFormat {
     pub bit_depth: u8,
     pub channels: u8,
     pub big_endian: bool,
+    /// Float samples (a memory source fed decoded audio): shown as `f32`.
+    pub float: bool,
     pub sample_rate: u32,
 }
 
@@ -86,6 +88,7 @@ pub fn pack_format(f: DetectedFormat) -> u64 {
     kind | u64::from(f.bit_depth) << 8
         | u64::from(f.channels) << 16
         | u64::from(f.big_endian) << 24
+        | u64::from(f.float) << 25
         | u64::from(f.sample_rate) << 32
 }
 
@@ -103,6 +106,7 @@ pub fn unpack_format(v: u64) -> Option<DetectedFormat> {
         bit_depth: (v >> 8) as u8,
         channels: (v >> 16) as u8,
         big_endian: (v >> 24) & 1 == 1,
+        float: (v >> 25) & 1 == 1,
         sample_rate: (v >> 32) as u32,
     })
 }
@@ -112,6 +116,7 @@ impl DetectedFormat {
     pub fn describe(&self) -> String {
         let kind = self.kind.js();
         let enc = match (self.kind, self.bit_depth, self.big_endian) {
+            _ if self.float => format!("f{}", self.bit_depth),
             (SenderKind::Rtp, 16, true) => "L16".to_owned(),
             (SenderKind::Rtp, 24, true) => "L24".to_owned(),
             (_, b, true) => format!("s{b}be"),
@@ -132,6 +137,7 @@ mod tests {
             bit_depth: 24,
             channels: 6,
             big_endian: true,
+            float: false,
             sample_rate: 96_000,
         };
         assert_eq!(unpack_format(pack_format(f)), Some(f));
@@ -145,5 +151,14 @@ mod tests {
             let f = DetectedFormat { kind, ..f };
             assert_eq!(unpack_format(pack_format(f)), Some(f));
         }
+        let decoded = DetectedFormat {
+            kind: SenderKind::Memory,
+            bit_depth: 32,
+            big_endian: false,
+            float: true,
+            ..f
+        };
+        assert_eq!(unpack_format(pack_format(decoded)), Some(decoded));
+        assert_eq!(decoded.describe(), "memory f32 96000 Hz 6 ch");
     }
 }

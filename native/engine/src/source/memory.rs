@@ -35,7 +35,11 @@ const WRITE_CHUNK: usize = 4096;
 pub struct MemoryFormat {
     pub sample_rate: u32,
     pub channels: u8,
+    /// What [`MemoryWriter::write`] takes, and what stats show.
     pub sample_format: SampleFormat,
+    /// The writer writes decoded f32 samples ([`MemoryWriter::write_samples`]) of a codec with
+    /// no bit depth (MP3, AAC, Vorbis, Opus): stats show `f32` instead of `sample_format`.
+    pub float: bool,
 }
 
 impl MemoryFormat {
@@ -70,12 +74,18 @@ impl MemoryFormat {
     fn detected(&self) -> DetectedFormat {
         DetectedFormat {
             kind: SenderKind::Memory,
-            bit_depth: (self.sample_format.bytes_per_sample() * 8) as u8,
+            bit_depth: if self.float {
+                32
+            } else {
+                (self.sample_format.bytes_per_sample() * 8) as u8
+            },
+            float: self.float,
             channels: self.channels,
-            big_endian: matches!(
-                self.sample_format,
-                SampleFormat::S16Be | SampleFormat::S24Be
-            ),
+            big_endian: !self.float
+                && matches!(
+                    self.sample_format,
+                    SampleFormat::S16Be | SampleFormat::S24Be
+                ),
             sample_rate: self.sample_rate,
         }
     }

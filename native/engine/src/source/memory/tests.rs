@@ -7,6 +7,7 @@ fn stereo16(ring_ms: u32) -> (MemoryWriter, Arc<MemoryShared>) {
         sample_rate: 48_000,
         channels: 2,
         sample_format: SampleFormat::S16Le,
+        float: false,
     };
     memory_source(format, ring_ms).unwrap()
 }
@@ -40,6 +41,7 @@ fn bad_formats_name_the_field() {
         sample_rate: rate,
         channels,
         sample_format: SampleFormat::S24Le,
+        float: false,
     };
     let err = |f: MemoryFormat, ms| memory_source(f, ms).err().unwrap().0;
     assert!(err(f(4_000, 2), 100).starts_with("sample_rate: 4000 Hz"));
