@@ -116,7 +116,7 @@ test('the unit for a checkout names its Node.js and launcher, quoted for systemd
     checkout: '/home/ann/tributary',
   });
   assert.match(home, /^ProtectHome=read-only$/m, 'a checkout under /home stays readable');
-  assert.equal(systemdWord('/a/$HOME'), '/a/$$HOME');
+  assert.equal(systemdWord('/a/$HOME'), '"/a/$$HOME"');
   assert.throws(
     () => unitFor('[Service]\n', { node: 'n', launcher: 'l', checkout: 'c' }),
     /no line/,

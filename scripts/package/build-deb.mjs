@@ -15,7 +15,6 @@ import { createHash } from 'node:crypto';
 import {
   chmodSync,
   copyFileSync,
-  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -36,10 +35,14 @@ export const NODE_DEPENDENCY = 'nodejs (>= 20.19)';
 const run = (program, args, options = {}) =>
   execFileSync(program, args, { encoding: 'utf8', ...options }).trim();
 
-/** Every regular file under `dir` (no folders, no links), relative to it, sorted. */
-function filesUnder(dir) {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((path) => lstatSync(join(dir, path)).isFile())
+/** Every regular file under `dir` (no folders, no links, nothing through a link), sorted. */
+function filesUnder(dir, prefix = '') {
+  return readdirSync(join(dir, prefix), { withFileTypes: true })
+    .flatMap((entry) => {
+      const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) return filesUnder(dir, path);
+      return entry.isFile() ? [path] : [];
+    })
     .sort();
 }
 
@@ -51,9 +54,14 @@ function maintainer(env = process.env) {
 
 /** The shared libraries the addon links, as Depends (libc6, libgcc-s1, libssl3...). */
 function libraryDepends(work, addon) {
-  // dpkg-shlibdeps reads a debian/control; an empty one will do for -O.
-  writeFileSync(join(work, 'debian', 'control'), '');
-  const out = run('dpkg-shlibdeps', ['-O', '-e', addon], { cwd: work });
+  // dpkg-shlibdeps reads debian/control to know the package the addon is in.
+  writeFileSync(
+    join(work, 'debian', 'control'),
+    'Source: tributary\n\nPackage: tributary\nArchitecture: any\n',
+  );
+  // Its warning that the addon is not "installed in its package's directory" (it is, in
+  // debian/tributary) says nothing about the result: stderr is shown only on failure.
+  const out = run('dpkg-shlibdeps', ['-O', '-e', addon], { cwd: work, stdio: 'pipe' });
   const line = out.split('\n').find((l) => l.startsWith('shlibs:Depends='));
   if (!line) throw new Error(`dpkg-shlibdeps printed no shlibs:Depends: ${out}`);
   return line.slice('shlibs:Depends='.length);
@@ -62,10 +70,11 @@ function libraryDepends(work, addon) {
 function control(fields) {
   const description = [
     'Network audio router for homes (Scream and RTP in, processed audio out)',
-    ' Tributary receives PCM audio from Scream and RTP senders, processes it (resampling,',
-    ' channel mapping, 18-band equalizer, volume, delay, mixing) and sends it to sinks as',
-    ' Scream, RTP or PCM over TCP, controlled through an HTTPS API and the web dashboard it',
-    ' serves. This package runs it as the system service tributary.service.',
+    ' Tributary receives PCM audio from Scream and RTP senders, processes it',
+    ' (resampling, channel mapping, 18-band equalizer, volume, delay, mixing)',
+    ' and sends it to sinks as Scream, RTP or PCM over TCP, controlled through',
+    ' an HTTPS API and the web dashboard it serves. This package runs it as the',
+    ' system service tributary.service.',
   ];
   return `${[
     `Package: tributary`,
@@ -79,6 +88,50 @@ function control(fields) {
     'Homepage: https://github.com/tributary-audio/tributary',
     `Description: ${description.join('\n')}`,
   ].join('\n')}\n`;
+}
+
+/** Text as roff shows it literally (inside .nf): backslashes doubled, no line read as a request. */
+const roff = (text) =>
+  text
+    .replaceAll('\\', '\\e')
+    .split('\n')
+    .map((line) => (/^[.']/.test(line) ? `\\&${line}` : line))
+    .join('\n');
+
+/** tributary(1): the command's own help, and that of serve (every setting), as a manual page. */
+function manPage(version) {
+  const help = (...args) =>
+    run(process.execPath, [join(repository, 'daemon/dist/cli.js'), ...args, '--help']);
+  return `.TH TRIBUTARY 1 "" "tributary ${version}" "User Commands"
+.SH NAME
+tributary \\- network audio router for homes
+.SH SYNOPSIS
+.B tributary
+.I command
+.RI [ options ]
+.SH DESCRIPTION
+.nf
+${roff(help())}
+.fi
+.SH SERVE
+.nf
+${roff(help('serve'))}
+.fi
+.SH FILES
+.TP
+.I /var/lib/tributary/config.yaml
+The service's configuration (also equalizers.yaml and the certificate beside it).
+.TP
+.I /etc/default/tributary
+The service's settings, one NAME=value a line.
+.SH SEE ALSO
+.BR systemctl (1),
+.BR journalctl (1);
+.B tributary
+.I command
+.B --help
+for each command's options.
+`;
 }
 
 /** Builds the package into `out`; returns its path. */
@@ -106,7 +159,10 @@ export function buildDeb(out, arch = process.arch) {
     );
     put('etc/default/tributary', join(templates, 'default'));
     put('usr/share/doc/tributary/copyright', join(templates, 'copyright'));
-    put('usr/share/lintian/overrides/tributary', join(templates, 'lintian-overrides'));
+    const man = join(root, 'usr/share/man/man1/tributary.1.gz');
+    mkdirSync(dirname(man), { recursive: true });
+    writeFileSync(man, gzipSync(manPage(version), { level: 9 }));
+    chmodSync(man, 0o644);
     const doc = join(root, 'usr/share/doc/tributary/changelog.gz');
     const date = run('git', ['log', '-1', '--format=%aD'], { cwd: repository });
     const changelog = `tributary (${version}) unstable; urgency=medium\n\n  * Built from commit ${run('git', ['rev-parse', '--short', 'HEAD'], { cwd: repository })} of the repository.\n\n -- ${maintainer()}  ${date}\n`;

@@ -9,7 +9,18 @@
 // Usage: node scripts/package/stage.mjs DEST   (after npm run build -w native/napi
 //        -w @tributary/daemon -w daemon/dashboard)
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -52,6 +63,50 @@ export function productionPackages(repo = repository) {
     .filter((path) => !path.startsWith(join('node_modules', '@tributary')));
 }
 
+/** In the dependencies' folders: what only their authors use (tests, benchmarks, CI, lint). */
+const UNUSED_FOLDERS = new Set([
+  '.github',
+  '__tests__',
+  'bench',
+  'benchmark',
+  'benchmarks',
+  'coverage',
+  'docs',
+  'example',
+  'examples',
+  'integration',
+  'test',
+  'tests',
+]);
+const UNUSED_FILES =
+  /^(\.gitattributes|\.npmignore|\.editorconfig|\.eslintrc.*|\.prettierrc.*|\.taprc|\.travis\.yml|.*\.d\.[cm]?ts|.*\.map|.*\.html|(?!LICEN[CS]E).*\.md)$/i;
+
+/**
+ * With `prune`, leaves out of the dependencies what never runs (their tests, benchmarks, type declarations,
+ * documentation pages), and gives every file the mode its content asks for: 0755 for a script
+ * (`#!`), 0644 for the rest (some packages publish every file executable).
+ */
+function tidy(dir, prune) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (prune && UNUSED_FOLDERS.has(entry.name) && !dir.endsWith(`${sep}node_modules`)) {
+        rmSync(path, { recursive: true });
+      } else tidy(path, prune);
+    } else if (entry.isFile()) {
+      if (prune && UNUSED_FILES.test(entry.name)) {
+        rmSync(path);
+        continue;
+      }
+      const head = Buffer.alloc(2);
+      const fd = openSync(path, 'r');
+      const read = readSync(fd, head, 0, 2, 0);
+      closeSync(fd);
+      chmodSync(path, read === 2 && head.toString() === '#!' ? 0o755 : 0o644);
+    }
+  }
+}
+
 /** Copies the run-time tree into `dest` (which must not exist yet); returns its package count. */
 export function stage(dest, repo = repository, arch = process.arch) {
   const missing = missingBuilds(repo, arch);
@@ -64,12 +119,14 @@ export function stage(dest, repo = repository, arch = process.arch) {
   const copy = (path, filter = () => true) =>
     cpSync(join(repo, path), join(dest, path), { recursive: true, filter });
   for (const path of ['daemon/package.json', 'daemon/bin', 'daemon/dist', 'daemon/systemd']) {
-    copy(path, (src) => !src.endsWith('.map'));
+    copy(path, (src) => !/\.(map|d\.ts)$/.test(src));
   }
   copy('daemon/dashboard/dist');
   for (const path of ['native/napi/package.json', 'native/napi/index.js', addonFile(arch)]) {
     copy(path);
   }
+  // Symbols only a debugger reads, as Debian's dh_strip leaves them out (a third of the addon).
+  execFileSync('strip', ['--strip-unneeded', join(dest, addonFile(arch))]);
   // The workspace link npm made, as a link: the daemon imports @tributary/native.
   mkdirSync(join(dest, 'node_modules/@tributary'), { recursive: true });
   symlinkSync('../../native/napi', join(dest, 'node_modules/@tributary/native'));
@@ -79,6 +136,8 @@ export function stage(dest, repo = repository, arch = process.arch) {
     const nested = join(repo, path, 'node_modules');
     copy(path, (src) => src !== nested);
   }
+  tidy(join(dest, 'node_modules'), true);
+  tidy(join(dest, 'daemon'), false);
   return packages.length;
 }
 
