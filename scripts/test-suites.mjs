@@ -92,7 +92,7 @@ export const suites = [
     format: 'node-test',
   },
   // The daemon again on the current LTS line, Node.js 24 (the npm registry's node@24 package, run
-  // by npm exec in the daemon's folder), kept under 3 minutes by running the files that lean most
+  // by test-on-node.mjs in the daemon's folder), kept under 3 minutes by running the files that lean most
   // on Node.js's own APIs rather than on our logic: HTTP parsing and TLS (http-edges,
   // certificate, refused-upgrades), streams and static files (mp3, dashboard), the file system
   // (atomic-file, store: fsync, rename, watching), child processes and signals (cli: the real
@@ -100,16 +100,11 @@ export const suites = [
   // (engine/serve). The full daemon suite runs on 24 in the GitHub workflow's matrix.
   {
     name: 'node 24: daemon subset',
-    cmd: 'npm',
+    cmd: 'node',
     args: [
-      'exec',
-      '--workspace',
-      '@tributary/daemon',
-      '--yes',
-      '--package',
-      'node@24',
-      '--',
-      'node',
+      'scripts/test-on-node.mjs',
+      '24',
+      'daemon',
       '--import',
       'tsx',
       '--test',
