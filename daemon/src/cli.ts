@@ -25,6 +25,16 @@ const commands: readonly CommandEntry[] = [
     load: () => import('./commands/render.js'),
   },
   {
+    name: 'service install',
+    summary: 'Install the system service (systemd) for this checkout or package',
+    load: () => import('./commands/service-install.js'),
+  },
+  {
+    name: 'service uninstall',
+    summary: 'Stop and remove that service (keeps its configuration)',
+    load: () => import('./commands/service-uninstall.js'),
+  },
+  {
     name: 'config check',
     summary: 'Validate config or equalizer files; print every problem',
     load: () => import('./commands/config-check.js'),

@@ -3,10 +3,12 @@
 // have the real-time priority they ask for.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { unreachableBy } from '../src/commands/service/layout.js';
+import { PACKAGED_EXEC, systemdWord, unitFor } from '../src/commands/service/unit.js';
 import { tempDir } from './helpers.js';
 
 const unit = readFileSync(
@@ -25,10 +27,12 @@ const hasAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
 test('systemd-analyze verify accepts the unit without a single warning', {
   skip: !hasAnalyze && 'env: systemd-analyze is not installed (Debian: systemd)',
 }, (t) => {
-  // The unit starts Debian's /usr/bin/node; verify checks that the program exists, so point it
-  // at the node running this test when that lives elsewhere.
+  // The shipped unit starts the package's /usr/bin/tributary (the packaging test verifies it
+  // installed); verify checks that the program exists, so check the unit `tributary service
+  // install` writes for this checkout, from the same template.
   const copy = join(tempDir(t), 'tributary.service');
-  writeFileSync(copy, unit.replace('/usr/bin/node', process.execPath));
+  const launcher = fileURLToPath(new URL('../bin/tributary.js', import.meta.url));
+  writeFileSync(copy, unitFor(unit, { node: process.execPath, launcher, checkout: 'here' }));
   const res = spawnSync('systemd-analyze', ['verify', copy], { encoding: 'utf8' });
   assert.equal(res.status, 0, res.stderr);
   // verify exits 0 even for a line it ignores (a typo in a setting); only silence is clean.
@@ -66,7 +70,11 @@ test('the configuration directory is one systemd hands to the service user', () 
     .map((v) => /^CONFIG_PATH=(.*)$/.exec(v)?.[1])
     .find(Boolean);
   assert.ok(config, 'the unit sets CONFIG_PATH');
-  assert.deepEqual(values('DynamicUser'), ['yes']);
+  // A static user (made by the package or `service install`): with DynamicUser=yes systemd keeps
+  // the files in /var/lib/private/tributary, where a moved configuration would not be found.
+  assert.deepEqual(values('User'), ['tributary']);
+  assert.deepEqual(values('Group'), ['tributary']);
+  assert.deepEqual(values('DynamicUser'), []);
   const state = values('StateDirectory');
   assert.equal(state.length, 1, 'StateDirectory= is set once');
   assert.equal(dirname(config), `/var/lib/${state[0]}`);
@@ -88,4 +96,45 @@ test('the unit shown on the install page is the one shipped', () => {
   const settings = (text: string) =>
     text.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
   assert.deepEqual(settings(shown), settings(unit));
+});
+
+test('the unit for a checkout names its Node.js and launcher, quoted for systemd', () => {
+  assert.ok(unit.split('\n').includes(PACKAGED_EXEC), 'the shipped unit runs the package command');
+  const written = unitFor(unit, {
+    node: '/usr/bin/node',
+    launcher: '/srv/my audio/100%/daemon/bin/tributary.js',
+    checkout: '/srv/my audio/100%',
+  });
+  const exec = written.split('\n').filter((l) => l.startsWith('ExecStart='));
+  assert.deepEqual(exec, [
+    'ExecStart=/usr/bin/node "/srv/my audio/100%%/daemon/bin/tributary.js" serve',
+  ]);
+  assert.match(written, /^ProtectHome=yes$/m);
+  const home = unitFor(unit, {
+    node: '/usr/bin/node',
+    launcher: '/home/ann/tributary/daemon/bin/tributary.js',
+    checkout: '/home/ann/tributary',
+  });
+  assert.match(home, /^ProtectHome=read-only$/m, 'a checkout under /home stays readable');
+  assert.equal(systemdWord('/a/$HOME'), '"/a/$$HOME"');
+  assert.throws(
+    () => unitFor('[Service]\n', { node: 'n', launcher: 'l', checkout: 'c' }),
+    /no line/,
+  );
+});
+
+test('a checkout the service user cannot reach is found', (t) => {
+  const base = tempDir(t);
+  chmodSync(base, 0o755); // mkdtemp makes it 0700
+  const dir = join(base, 'private');
+  mkdirSync(join(dir, 'daemon'), { recursive: true });
+  const file = join(dir, 'daemon', 'cli.js');
+  writeFileSync(file, '', { mode: 0o644 });
+  chmodSync(dir, 0o755);
+  assert.equal(unreachableBy(file), undefined);
+  chmodSync(dir, 0o700);
+  assert.deepEqual(unreachableBy(file), { dir, mode: 0o700 });
+  chmodSync(dir, 0o755);
+  chmodSync(file, 0o600);
+  assert.deepEqual(unreachableBy(file), { dir: file, mode: 0o600 });
 });

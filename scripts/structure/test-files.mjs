@@ -15,6 +15,7 @@ export const TEST_FOLDERS = [
   { dir: 'site/e2e', pattern: /\.test\.ts$/, suite: 'site: e2e' },
   { dir: 'site/test/flasher/protocol', pattern: /\.spec\.ts$/, suite: 'site: flasher protocol' },
   { dir: 'scripts/test', pattern: /\.test\.mjs$/, suite: 'scripts' },
+  { dir: 'scripts/package/test', pattern: /\.test\.mjs$/, suite: 'packaging' },
   { dir: 'native/napi/__test__', pattern: /\.test\.mjs$/, suite: 'native: napi binding (JS)' },
 ];
 

@@ -27,3 +27,14 @@ test('every locked package accepts the oldest Node the README promises', () => {
     .map(([path, entry]) => `${path}@${entry.version} wants node ${entry.engines.node}`);
   assert.deepEqual(refusing, [], `packages that refuse Node ${oldest}`);
 });
+
+test('the README names the Node.js lines CI tests, and the workflow tests them', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const tested = /CI\s+tests\s+(\d+) and (\d+)/.exec(readme);
+  assert.ok(tested, 'README says which Node.js lines CI tests');
+  const workflow = readFileSync(new URL('../../.github/workflows/ci.yml', import.meta.url), 'utf8');
+  const matrix = /^\s+node: \[([\d, ]+)\]$/m.exec(workflow);
+  assert.ok(matrix, 'the workflow has a node matrix');
+  assert.deepEqual(matrix[1].split(/,\s*/), [tested[1], tested[2]]);
+  assert.equal(tested[1], semver.minVersion(read('package.json').engines.node).major.toString());
+});
