@@ -5,8 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { promisify } from 'node:util';
-import { loadCertificate } from '../../src/http/certificate.js';
-import { type Daemon, engineOnLoopback, startDaemon } from '../daemon-process.js';
+import { type Daemon, engineOnLoopback, startQuickDaemon } from '../daemon-process.js';
 import { tempDir } from '../helpers.js';
 
 const run = promisify(execFile);
@@ -23,26 +22,14 @@ export async function installed(program: string): Promise<boolean> {
 
 /**
  * A real daemon (`tributary serve`, engine on loopback, HTTP_PORT on) with a sink "Desk" at
- * 127.0.0.1 fed by source "PC"; a 2048-bit certificate made beforehand, so start-up is quick.
+ * 127.0.0.1 fed by source "PC".
  */
 export async function streamingDaemon(
   t: TestContext,
   env: Record<string, string> = {},
   mp3?: object,
 ): Promise<Daemon & { screamPort: number; stream: string }> {
-  const dir = tempDir(t);
-  const cert = await loadCertificate({
-    certificatePath: null,
-    certificateKeyPath: null,
-    directory: join(dir, 'cert'),
-    keyBits: 2048,
-  });
-  const daemon = await startDaemon(dir, {
-    ...engineOnLoopback,
-    CERTIFICATE: cert.certPath,
-    CERTIFICATE_KEY: cert.keyPath,
-    ...env,
-  });
+  const daemon = await startQuickDaemon(tempDir(t), { ...engineOnLoopback, ...env });
   t.after(() => daemon.stop('SIGKILL'));
   const calls: Array<[string, object]> = [
     ['/sinks', { name: 'Desk', ip: '127.0.0.1', port: 9, ...(mp3 ? { mp3 } : {}) }],
