@@ -28,12 +28,17 @@ function articleText(file: string): string {
         .toLowerCase();
 }
 
-/** A word found on the deep page and on no other page, so exactly one result can match it. */
-function wordOnlyOn(target: string): string {
+/**
+ * A word found on the deep page and on no other page (its aliases, `alsoShownAt`, aside), so
+ * exactly one result can match it.
+ */
+function wordOnlyOn(target: string, alsoShownAt: readonly string[] = []): string {
   const files = htmlFiles(outDir);
   const targetFile = files.find((f) => sitePathOf(f) === target);
   assert.ok(targetFile, `${target} is exported`);
-  const others = files.filter((f) => f !== targetFile).map(articleText);
+  const others = files
+    .filter((f) => f !== targetFile && !alsoShownAt.includes(sitePathOf(f)))
+    .map(articleText);
   const words = new Set(articleText(targetFile).match(/\b[a-z]{8,}\b/g) ?? []);
   for (const word of words) if (others.every((text) => !text.includes(word))) return word;
   throw new Error(`no word is unique to ${target}`);
@@ -79,6 +84,39 @@ describe('search', () => {
     await pressUntilVisible(page, '/', input);
     await input.fill('a/b');
     assert.equal(await input.inputValue(), 'a/b');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  test('"systemd" leads to the service section; an alias page is never a result of its own', async () => {
+    const { page, errors } = await openPage(site.browser);
+    await page.goto(site.url('/docs/'));
+    await waitForHydration(page);
+    const input = page.getByRole('searchbox', { name: 'Search the documentation' });
+    await pressUntilVisible(page, '/', input);
+    const hrefs = async (query: string) => {
+      await input.fill(query);
+      await page.locator('.search-results a').first().waitFor({ timeout: 15_000 });
+      return page
+        .locator('.search-results a')
+        .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+    };
+    const systemd = await hrefs('systemd');
+    const install = systemd.find((h) => h.startsWith('/docs/install-tributary/'));
+    assert.equal(install, '/docs/install-tributary/#run-as-a-systemd-service', systemd.join(' '));
+    // A word of the Linux receiver page (shown at /docs/raspberry-pi/ too) and of the Raspberry
+    // Pi sender page (shown at /docs/install-raspberry-pi/ too): each page once, by its own address.
+    for (const [target, alias] of [
+      ['/docs/linux-receiver/', '/docs/raspberry-pi/'],
+      ['/docs/install-rpi-sender/', '/docs/install-raspberry-pi/'],
+    ] as const) {
+      const found = await hrefs(wordOnlyOn(target, [alias]));
+      assert.ok(
+        found.some((h) => h.startsWith(target)),
+        `${target} in ${found.join(' ')}`,
+      );
+      assert.ok(!found.some((h) => h.startsWith(alias)), `${alias} in ${found.join(' ')}`);
+    }
     assert.deepEqual(errors, []);
     await page.context().close();
   });
