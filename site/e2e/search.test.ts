@@ -44,15 +44,21 @@ function wordOnlyOn(target: string, alsoShownAt: readonly string[] = []): string
   throw new Error(`no word is unique to ${target}`);
 }
 
+/** A page at `path`, hydrated, with the search dialog opened by `key`; its field. */
+async function openSearch(path: string, key: string) {
+  const { page, errors } = await openPage(site.browser);
+  await page.goto(site.url(path));
+  await waitForHydration(page);
+  const input = page.getByRole('searchbox', { name: 'Search the documentation' });
+  await pressUntilVisible(page, key, input);
+  return { page, errors, input };
+}
+
 describe('search', () => {
   test('"/" opens search; a word from a deep page finds it and the result navigates there', async () => {
     const target = '/docs/autoconfig/';
     const word = wordOnlyOn(target);
-    const { page, errors } = await openPage(site.browser);
-    await page.goto(site.url('/'));
-    await waitForHydration(page);
-    const input = page.getByRole('searchbox', { name: 'Search the documentation' });
-    await pressUntilVisible(page, '/', input);
+    const { page, errors, input } = await openSearch('/', '/');
     assert.equal(await input.evaluate((el) => el === document.activeElement), true, 'focused');
     await input.fill(word);
     const result = page.locator('.search-results a').first();
@@ -70,11 +76,7 @@ describe('search', () => {
   });
 
   test('Ctrl+K opens search too and Escape closes it, returning focus to the page', async () => {
-    const { page, errors } = await openPage(site.browser);
-    await page.goto(site.url('/docs/'));
-    await waitForHydration(page);
-    const input = page.getByRole('searchbox', { name: 'Search the documentation' });
-    await pressUntilVisible(page, 'Control+k', input);
+    const { page, errors, input } = await openSearch('/docs/', 'Control+k');
     await input.fill('multicast');
     await page.locator('.search-results a').first().waitFor({ timeout: 15_000 });
     await page.keyboard.press('Escape');
@@ -89,11 +91,7 @@ describe('search', () => {
   });
 
   test('"systemd" leads to the service section; an alias page is never a result of its own', async () => {
-    const { page, errors } = await openPage(site.browser);
-    await page.goto(site.url('/docs/'));
-    await waitForHydration(page);
-    const input = page.getByRole('searchbox', { name: 'Search the documentation' });
-    await pressUntilVisible(page, '/', input);
+    const { page, errors, input } = await openSearch('/docs/', '/');
     const hrefs = async (query: string) => {
       await input.fill(query);
       await page.locator('.search-results a').first().waitFor({ timeout: 15_000 });
