@@ -10,16 +10,6 @@ import { tempDir } from '../helpers.js';
 
 const run = promisify(execFile);
 
-/** Whether a program is on the PATH. */
-export async function installed(program: string): Promise<boolean> {
-  try {
-    await run('sh', ['-c', `command -v ${program}`]);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * A real daemon (`tributary serve`, engine on loopback, HTTP_PORT on) with a sink "Desk" at
  * 127.0.0.1 fed by source "PC".
