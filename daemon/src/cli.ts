@@ -36,7 +36,7 @@ const commands: readonly CommandEntry[] = [
   },
   {
     name: 'config check',
-    summary: 'Validate config or equalizer files; print every problem',
+    summary: "Validate config or equalizer files (default: the daemon's own); print every problem",
     load: () => import('./commands/config-check.js'),
   },
 ];

@@ -1,11 +1,12 @@
 // The only file that listens: HTTPS for the API on API_PORT, plain HTTP on HTTP_PORT that
-// redirects to it.
+// redirects to it (MP3 streams aside, which it serves: http/redirect.ts).
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { dirname } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { app, fastifyOptions } from './app.js';
+import { withoutToken } from './http/auth.js';
 import { certificateNames, loadCertificate } from './http/certificate.js';
 import { redirectHandler } from './http/redirect.js';
 import { dropListeningLines, startupSummary } from './http/startup-summary.js';
@@ -91,6 +92,16 @@ export async function serve({ settings, mediaCommandPort }: ServeOptions): Promi
       level: settings.logLevel,
       // Fastify's own "Server listening at ..." lines repeat what the startup summary says.
       hooks: { logMethod: dropListeningLines },
+      // A stream URL may carry API_TOKEN as `?token=`: never written to the log.
+      serializers: {
+        req: (req: FastifyRequest) => ({
+          method: req.method,
+          url: withoutToken(req.url),
+          host: req.host,
+          remoteAddress: req.ip,
+          remotePort: req.socket?.remotePort,
+        }),
+      },
       ...(settings.logFormat === 'pretty' || (settings.logFormat === 'auto' && process.stdout.isTTY)
         ? { stream: prettyDestination(process.stdout) }
         : {}),
@@ -167,10 +178,13 @@ export async function serve({ settings, mediaCommandPort }: ServeOptions): Promi
     apiUrl,
     httpUrl,
     async close() {
-      await new Promise<void>((resolve) =>
+      // The HTTP port stops accepting first; its stream listeners end with the app's hubs.
+      const closed = new Promise<void>((resolve) =>
         redirect ? redirect.close(() => resolve()) : resolve(),
       );
       await fastify.close();
+      redirect?.closeAllConnections();
+      await closed;
     },
   };
 }

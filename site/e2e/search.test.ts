@@ -28,26 +28,37 @@ function articleText(file: string): string {
         .toLowerCase();
 }
 
-/** A word found on the deep page and on no other page, so exactly one result can match it. */
-function wordOnlyOn(target: string): string {
+/**
+ * A word found on the deep page and on no other page (its aliases, `alsoShownAt`, aside), so
+ * exactly one result can match it.
+ */
+function wordOnlyOn(target: string, alsoShownAt: readonly string[] = []): string {
   const files = htmlFiles(outDir);
   const targetFile = files.find((f) => sitePathOf(f) === target);
   assert.ok(targetFile, `${target} is exported`);
-  const others = files.filter((f) => f !== targetFile).map(articleText);
+  const others = files
+    .filter((f) => f !== targetFile && !alsoShownAt.includes(sitePathOf(f)))
+    .map(articleText);
   const words = new Set(articleText(targetFile).match(/\b[a-z]{8,}\b/g) ?? []);
   for (const word of words) if (others.every((text) => !text.includes(word))) return word;
   throw new Error(`no word is unique to ${target}`);
+}
+
+/** A page at `path`, hydrated, with the search dialog opened by `key`; its field. */
+async function openSearch(path: string, key: string) {
+  const { page, errors } = await openPage(site.browser);
+  await page.goto(site.url(path));
+  await waitForHydration(page);
+  const input = page.getByRole('searchbox', { name: 'Search the documentation' });
+  await pressUntilVisible(page, key, input);
+  return { page, errors, input };
 }
 
 describe('search', () => {
   test('"/" opens search; a word from a deep page finds it and the result navigates there', async () => {
     const target = '/docs/autoconfig/';
     const word = wordOnlyOn(target);
-    const { page, errors } = await openPage(site.browser);
-    await page.goto(site.url('/'));
-    await waitForHydration(page);
-    const input = page.getByRole('searchbox', { name: 'Search the documentation' });
-    await pressUntilVisible(page, '/', input);
+    const { page, errors, input } = await openSearch('/', '/');
     assert.equal(await input.evaluate((el) => el === document.activeElement), true, 'focused');
     await input.fill(word);
     const result = page.locator('.search-results a').first();
@@ -65,11 +76,7 @@ describe('search', () => {
   });
 
   test('Ctrl+K opens search too and Escape closes it, returning focus to the page', async () => {
-    const { page, errors } = await openPage(site.browser);
-    await page.goto(site.url('/docs/'));
-    await waitForHydration(page);
-    const input = page.getByRole('searchbox', { name: 'Search the documentation' });
-    await pressUntilVisible(page, 'Control+k', input);
+    const { page, errors, input } = await openSearch('/docs/', 'Control+k');
     await input.fill('multicast');
     await page.locator('.search-results a').first().waitFor({ timeout: 15_000 });
     await page.keyboard.press('Escape');
@@ -79,6 +86,35 @@ describe('search', () => {
     await pressUntilVisible(page, '/', input);
     await input.fill('a/b');
     assert.equal(await input.inputValue(), 'a/b');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  test('"systemd" leads to the service section; an alias page is never a result of its own', async () => {
+    const { page, errors, input } = await openSearch('/docs/', '/');
+    const hrefs = async (query: string) => {
+      await input.fill(query);
+      await page.locator('.search-results a').first().waitFor({ timeout: 15_000 });
+      return page
+        .locator('.search-results a')
+        .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+    };
+    const systemd = await hrefs('systemd');
+    const install = systemd.find((h) => h.startsWith('/docs/install-tributary/'));
+    assert.equal(install, '/docs/install-tributary/#run-as-a-systemd-service', systemd.join(' '));
+    // A word of the Linux receiver page (shown at /docs/raspberry-pi/ too) and of the Raspberry
+    // Pi sender page (shown at /docs/install-raspberry-pi/ too): each page once, by its own address.
+    for (const [target, alias] of [
+      ['/docs/linux-receiver/', '/docs/raspberry-pi/'],
+      ['/docs/install-rpi-sender/', '/docs/install-raspberry-pi/'],
+    ] as const) {
+      const found = await hrefs(wordOnlyOn(target, [alias]));
+      assert.ok(
+        found.some((h) => h.startsWith(target)),
+        `${target} in ${found.join(' ')}`,
+      );
+      assert.ok(!found.some((h) => h.startsWith(alias)), `${alias} in ${found.join(' ')}`);
+    }
     assert.deepEqual(errors, []);
     await page.context().close();
   });

@@ -3,11 +3,20 @@
 // time from the exported site, never bundled.
 import { withBasePath } from './base-path';
 
+export interface PagefindSubResult {
+  title: string;
+  url: string;
+  excerpt: string;
+  /** Each matching word in the section with Pagefind's score for it (a heading's weighs more). */
+  weighted_locations?: { weight: number; balanced_score: number; location: number }[];
+}
+
 export interface PagefindResultData {
   url: string;
   excerpt: string;
   meta: { title?: string };
-  sub_results?: { title: string; url: string; excerpt: string }[];
+  /** One per section (heading with an id) holding a match, in page order. */
+  sub_results?: PagefindSubResult[];
 }
 
 export interface PagefindApi {
@@ -41,12 +50,30 @@ export interface SearchHit {
   excerpt: string;
 }
 
+/**
+ * The section that matches best: the highest sum of its words' scores (a match in its heading
+ * counts most), the earlier on a tie. Not simply the first: "systemd" is mentioned in passing
+ * early on the install page and is the subject of its "Run as a systemd service" section.
+ */
+export function bestSection(sections: PagefindSubResult[] | undefined): PagefindSubResult | null {
+  let best: PagefindSubResult | null = null;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  for (const section of sections ?? []) {
+    const score = (section.weighted_locations ?? []).reduce((sum, w) => sum + w.balanced_score, 0);
+    if (score > bestScore) {
+      best = section;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
 /** The first `limit` hits for a query, each pointing at the best-matching section. */
 export async function searchDocs(api: PagefindApi, query: string, limit = 8): Promise<SearchHit[]> {
   const { results } = await api.search(query);
   const data = await Promise.all(results.slice(0, limit).map((result) => result.data()));
   return data.map((page) => {
-    const section = page.sub_results?.[0];
+    const section = bestSection(page.sub_results);
     return {
       url: section?.url ?? page.url,
       title: page.meta.title ?? page.url,

@@ -70,4 +70,20 @@ describe('<DocsPage>', () => {
     const note = screen.getByText(/This is the Raspberry Pi sender installation page/);
     expect(within(note).getByRole('link').getAttribute('href')).toBe('/docs/install-rpi-sender/');
   });
+
+  test('search indexes a page once: its own address is indexed, an alias of it is not', () => {
+    const indexed = (segment: string) => {
+      const { container, unmount } = render(
+        <DocsPage doc={resolveDocPath([segment])} module={{ default: Body }} />,
+      );
+      const article = container.querySelector('article');
+      const body = article?.hasAttribute('data-pagefind-body');
+      unmount();
+      return body;
+    };
+    expect(indexed('install-rpi-sender')).toBe(true);
+    expect(indexed('install-raspberry-pi')).toBe(false);
+    expect(indexed('linux-receiver')).toBe(true);
+    expect(indexed('raspberry-pi')).toBe(false);
+  });
 });

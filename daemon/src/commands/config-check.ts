@@ -1,13 +1,19 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 import { ConfigFileError, parseConfigText, parseEqualizersText } from '../config/documents.js';
 import type { Problem } from '../schema/problem.js';
+import { configPaths } from '../settings/index.js';
 import { type CommandIO, processIO } from './types.js';
 
-const usage = `Usage: tributary config check [--kind config|equalizers] FILE...
+const usage = `Usage: tributary config check [--kind config|equalizers] [FILE...]
 
+Without FILE, checks the daemon's own files: CONFIG_PATH (default
+~/.config/tributary/config.yaml, or under $XDG_CONFIG_HOME) and EQUALIZER_CONFIG_PATH (default
+equalizers.yaml beside it), and says which it read; one not written yet is no problem (the daemon
+writes it on first start).
 Validates each file as the daemon would load it and prints every problem with its path inside
 the file (e.g. sinks[2].volume), the rule and the value. A file whose top level has only
 "equalizers" is checked as equalizers.yaml, anything else as config.yaml, unless --kind says.
@@ -38,8 +44,29 @@ function guessKind(text: string, file: string): Kind {
   return 'config';
 }
 
-export async function run(argv: string[], io: CommandIO = processIO): Promise<number> {
-  let files: string[];
+/** The daemon's own files, for a check without FILE; prints which, and skips a missing one. */
+function daemonFiles(io: CommandIO, env: NodeJS.ProcessEnv): Array<[string, Kind]> {
+  const { configPath, equalizerPath } = configPaths(env);
+  const why = env.CONFIG_PATH ? 'CONFIG_PATH' : 'the default; set CONFIG_PATH to check another';
+  io.out(`Checking the daemon's configuration: ${configPath} (${why})\n`);
+  const files: Array<[string, Kind]> = [];
+  for (const [file, kind] of [
+    [configPath, 'config'],
+    [equalizerPath, 'equalizers'],
+  ] as const) {
+    if (existsSync(file)) files.push([file, kind]);
+    else
+      io.out(`${file}: not written yet (the daemon writes it with its defaults on first start)\n`);
+  }
+  return files;
+}
+
+export async function run(
+  argv: string[],
+  io: CommandIO = processIO,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  let files: Array<[string, Kind | undefined]>;
   let forced: Kind | undefined;
   try {
     const { values, positionals } = parseArgs({
@@ -55,14 +82,14 @@ export async function run(argv: string[], io: CommandIO = processIO): Promise<nu
       throw new Error(`--kind must be config or equalizers, got '${values.kind}'`);
     }
     forced = values.kind as Kind | undefined;
-    files = positionals;
-    if (files.length === 0) throw new Error('name at least one FILE');
+    files = positionals.map((file) => [file, undefined]);
   } catch (err) {
     io.err(`tributary config check: ${(err as Error).message}\n\n${usage}`);
     return 2;
   }
+  if (files.length === 0) files = daemonFiles(io, env);
   let code = 0;
-  for (const file of files) {
+  for (const [file, own] of files) {
     let text: string;
     try {
       text = await readFile(file, 'utf8');
@@ -71,7 +98,7 @@ export async function run(argv: string[], io: CommandIO = processIO): Promise<nu
       code = 2;
       continue;
     }
-    const kind = forced ?? guessKind(text, file);
+    const kind = own ?? forced ?? guessKind(text, file);
     try {
       let names: Problem[];
       if (kind === 'equalizers') {

@@ -5,6 +5,21 @@ import { UnauthorizedError } from '../errors.js';
 
 export const TOKEN_COOKIE = 'tributary_token';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The token may also come as the query parameter `token` (the MP3 stream: players and
+     * speakers can open a URL but send no header or cookie).
+     */
+    tokenInQuery?: boolean;
+  }
+}
+
+/** `url` with the value of a `token` query parameter replaced by `***` (for logs). */
+export function withoutToken(url: string): string {
+  return url.replace(/([?&]token=)[^&#]*/gi, '$1***');
+}
+
 export interface AuthOptions {
   /** When set, every request must carry it (bearer header or cookie). */
   readonly apiToken?: string | undefined;
@@ -25,6 +40,10 @@ function presented(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   const bearer = header?.match(/^Bearer\s+(.+)$/i)?.[1];
   if (bearer) return bearer.trim();
+  if (request.routeOptions.config?.tokenInQuery) {
+    const query = (request.query ?? {}) as { token?: unknown };
+    if (typeof query.token === 'string' && query.token !== '') return query.token;
+  }
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [key, ...value] = part.trim().split('=');
     if (key === TOKEN_COOKIE) return decodeCookie(value.join('='));
@@ -35,7 +54,8 @@ function presented(request: FastifyRequest): string | undefined {
 /**
  * Optional access control: when API_TOKEN is set, every request (WebSocket upgrades included)
  * must present it as `Authorization: Bearer <token>` or the cookie `tributary_token`. Compared
- * in constant time. Without a token the API stays open, as the product documents.
+ * in constant time; a route with config `tokenInQuery` (the MP3 stream) also takes `?token=`.
+ * Without a token the API stays open, as the product documents.
  */
 export default fp(
   async (fastify: FastifyInstance, options: AuthOptions) => {

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { unknownHost } from '../errors.js';
 import { ErrorResponse } from '../schema/problem.js';
+import { withoutToken } from './auth.js';
 import { hostOf, ServerNames } from './server-names.js';
 
 declare module 'fastify' {
@@ -58,7 +59,7 @@ export default fp(
       const error = misdirected(host);
       fastify.refusals.count(
         'unknown_host',
-        `refused ${request.method} ${request.url.slice(0, 100)} from ${request.ip}: ` +
+        `refused ${request.method} ${withoutToken(request.url).slice(0, 100)} from ${request.ip}: ` +
           `Host '${host.slice(0, 100)}' is not a name of this server (ALLOWED_HOSTS)`,
       );
       throw error;

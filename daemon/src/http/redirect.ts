@@ -3,6 +3,10 @@
 // only when it names this server (server-names.ts, as the API's Host check); a request naming
 // another host is answered 421 like the API would, so the redirect never points anywhere else.
 // Without a Host header (HTTP/1.0) it goes to the address the request arrived on.
+// One exception: a GET of an MP3 stream (`/stream/{ip}` or `/stream/{ip}/`, one path segment)
+// is answered here, by the app's own route and guards (Host, token, listener cap), because
+// players, smart speakers and home-automation media players cannot trust a self-signed
+// certificate. The stream is read-only audio; every other request is redirected as before.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from './error-body.js';
@@ -33,9 +37,18 @@ export function redirectLocation(
   return `https://${host}${httpsPort === 443 ? '' : `:${httpsPort}`}${path}`;
 }
 
+/** A request the plain-HTTP port serves itself: GET of one sink's MP3 stream. */
+export function isStreamRequest(method: string | undefined, url: string | undefined): boolean {
+  return method === 'GET' && /^\/stream\/[^/?#]+\/?(?:\?[^#]*)?$/.test(url ?? '');
+}
+
 /** The redirect server's request handler, with the app's names and refusal counters. */
 export function redirectHandler(fastify: FastifyInstance, httpsPort: number): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
+    if (isStreamRequest(req.method, req.url)) {
+      fastify.routing(req, res);
+      return;
+    }
     const host = req.headers.host;
     if (host !== undefined && !fastify.serverNames.accepts(host)) {
       fastify.refusals.count(

@@ -36,7 +36,12 @@ export function startupSummary(facts: StartupFacts): string {
       'API',
       `${facts.apiUrl}${facts.otherUrls.length ? ` (also ${facts.otherUrls.join(', ')})` : ''}`,
     ],
-    ['HTTP', facts.httpUrl ? `${facts.httpUrl} redirects to the API` : 'off (HTTP_PORT=off)'],
+    [
+      'HTTP',
+      facts.httpUrl
+        ? `${facts.httpUrl} redirects to the API (MP3 streams are served there too)`
+        : 'off (HTTP_PORT=off)',
+    ],
     ['Engine', engineLine(facts.engine)],
     ['Config', `${facts.configPath}, ${facts.equalizerPath}`],
     [

@@ -71,11 +71,17 @@ export function defaultConfigDir(env: Env = process.env): string {
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'tributary');
 }
 
-export function readSettings(env: Env = process.env): Settings {
+/** The daemon's two files: CONFIG_PATH (or the default) and EQUALIZER_CONFIG_PATH (or beside it). */
+export function configPaths(env: Env = process.env): { configPath: string; equalizerPath: string } {
   const configPath = resolve(env.CONFIG_PATH || join(defaultConfigDir(env), 'config.yaml'));
   const equalizerPath = resolve(
     env.EQUALIZER_CONFIG_PATH || join(dirname(configPath), 'equalizers.yaml'),
   );
+  return { configPath, equalizerPath };
+}
+
+export function readSettings(env: Env = process.env): Settings {
+  const { configPath, equalizerPath } = configPaths(env);
   const reloadRaw = env.CONFIGURATION_RELOAD_TIMEOUT?.trim() || '3';
   const reloadSeconds = Number(reloadRaw);
   if (!Number.isFinite(reloadSeconds) || reloadSeconds < 0.05 || reloadSeconds > 3600) {

@@ -1,4 +1,6 @@
-// GET /stream/{ip}/ (and without the slash): the MP3 stream of the sink at that address.
+// GET /stream/{ip}/ (and without the slash): the MP3 stream of the sink at that address, on the
+// HTTPS port and, for players that cannot trust a self-signed certificate, on the plain HTTP
+// port too (http/redirect.ts hands it these requests and redirects every other).
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { NoStreamError, StreamUnavailableError } from '../errors.js';
@@ -14,13 +16,24 @@ const Params = Type.Object({
   }),
 });
 
+const Query = Type.Object({
+  token: Type.Optional(
+    Type.String({
+      maxLength: 1024,
+      description:
+        'API_TOKEN, for players that cannot send a header or cookie (the header and cookie work too).',
+    }),
+  ),
+});
+
 const error = (description: string) => Type.Ref(ErrorResponse, { description });
 
 const mp3Routes: FastifyPluginAsync = async (fastify) => {
   const streams = fastify.streams;
-  fastify.get<{ Params: { ip: string } }>(
+  fastify.get<{ Params: { ip: string }; Querystring: { token?: string } }>(
     '/stream/:ip',
     {
+      config: { tokenInQuery: true },
       // A HEAD would start an encoder for nothing.
       exposeHeadRoute: false,
       schema: {
@@ -32,8 +45,11 @@ const mp3Routes: FastifyPluginAsync = async (fastify) => {
           'bit rate (mp3.bitrate, default 320 kbit/s), stereo (a multichannel sink down-mixed, ' +
           'never clipping; mono on both), at the sink rate (48 or 44.1 kHz above 48 kHz). Starts with the last second ' +
           'of frames; silence while nothing plays. The trailing slash is optional. When ' +
-          'several sinks share the ip, the one with the lowest port.',
+          'several sinks share the ip, the one with the lowest port. Served on the plain HTTP ' +
+          'port (HTTP_PORT) too, with the same rules. With API_TOKEN set, the token comes as ' +
+          'usual or as `?token=` in the URL.',
         params: Params,
+        querystring: Query,
         response: {
           200: {
             description: 'MPEG-1 Layer III frames, until the client disconnects.',

@@ -27,7 +27,7 @@ test('the startup summary names the URLs, engine ports, files and the token', ()
     [
       `Tributary ${version} is running`,
       '  API:       https://127.0.0.1:8443 (also https://192.168.1.5:8443)',
-      '  HTTP:      http://127.0.0.1:8080 redirects to the API',
+      '  HTTP:      http://127.0.0.1:8080 redirects to the API (MP3 streams are served there too)',
       '  Engine:    Scream UDP 4010, 16401; per-application Scream UDP 16402; RTP UDP 40000; DSP kernels avx512',
       '  Config:    /home/a/.config/tributary/config.yaml, /home/a/.config/tributary/equalizers.yaml',
       '  API token: not set: anyone who reaches the API can change the configuration (API_TOKEN)',

@@ -167,3 +167,19 @@ export function ffplay(url: string, seconds: number, limit = 30): Promise<string
     });
   });
 }
+
+/** ffprobe's packet timestamps (pts, in seconds) of the first `seconds` of the stream at `url`. */
+export async function packetTimes(url: string, seconds: number): Promise<number[]> {
+  const { stdout } = await run(
+    'ffprobe',
+    [
+      ...['-v', 'error', '-select_streams', 'a:0', '-read_intervals', `%+${seconds}`],
+      ...['-show_entries', 'packet=pts_time', '-of', 'csv=p=0', url],
+    ],
+    { timeout: 30_000 },
+  );
+  return stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map(Number);
+}

@@ -13,6 +13,7 @@ import {
   ffprobe,
   frequency,
   listen,
+  packetTimes,
   readBytes,
   rmsDb,
   sendTone,
@@ -119,6 +120,34 @@ describe('MP3 over HTTP', () => {
     assert.match(log, /Audio: mp3.*48000 Hz, stereo.*320 kb\/s/);
     const clocks = [...log.matchAll(/(\d+\.\d+) M-A/g)].map((m) => Number(m[1]));
     assert.ok(Math.max(...clocks) >= 1.5, `played to ${Math.max(...clocks)} s`);
+  });
+
+  test("a player's clock is steady from the first frame: packet times start at 0 and step one frame (24 ms), for the first listener and for one joining with the backlog", async (t) => {
+    const d = await daemon(t);
+    const tx = await udp(t);
+    const stop = new AbortController();
+    t.after(() => stop.abort());
+    const sending = sendTone(
+      tx,
+      d.screamPort,
+      { hz: 1000, hzRight: 440, amplitude: 0.5 },
+      stop.signal,
+    );
+    const steady = (times: number[], who: string) => {
+      assert.ok(times.length >= 100, `${who}: ${times.length} packets`);
+      assert.equal(times[0], 0, `${who}: the first packet's time`);
+      const steps = times.slice(1).map((v, i) => Math.round((v - times[i]!) * 1e6));
+      const odd = steps.map((s, i) => [i + 1, s]).filter(([, s]) => s !== 24_000);
+      assert.deepEqual(odd, [], `${who}: steps other than 24 ms (packet, µs)`);
+    };
+    steady(await packetTimes(d.url, 3), 'first listener');
+    // A second listener while the first keeps the encoder running: the backlog, then live.
+    const first = await listen(d.url);
+    t.after(() => first.destroy());
+    await readBytes(first, 80_000);
+    steady(await packetTimes(d.url, 3), 'joining listener');
+    stop.abort();
+    await sending;
   });
 
   test('/stream/{ip} without the slash streams too; silence keeps coming while nothing plays', async (t) => {

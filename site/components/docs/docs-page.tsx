@@ -17,7 +17,8 @@ export function DocsPage({ doc, module }: { doc: ResolvedDoc; module: DocModule 
   return (
     <div className="docs-layout">
       <DocsSidebar current={doc.page.id} />
-      <article className="docs-article" data-pagefind-body="">
+      {/* An alias shows another page: only that page is indexed, so search lists it once. */}
+      <article className="docs-article" data-pagefind-body={doc.alias ? undefined : ''}>
         <Breadcrumbs crumbs={doc.breadcrumbs} />
         {doc.alias ? (
           <p className="alias-note" data-pagefind-ignore="">
