@@ -20,6 +20,8 @@ export const builtFeatures: readonly BuiltFeature[] = [
   { name: 'media controls', terms: /\bmedia (controls|commands)\b/i },
   { name: 'the 18-band equalizer', terms: /\bequali[sz]er\b/i },
   { name: 'tributary render', terms: /\btributary render\b/i },
+  { name: 'the play-URL plugins', terms: /\bplayurl(multiple)?\b|\bplay (a )?URLs?\b/i },
+  { name: 'the test tone plugin', terms: /\btone plugin\b/i },
 ];
 
 /** Words that say something does not exist yet. */
