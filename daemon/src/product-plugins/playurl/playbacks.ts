@@ -59,13 +59,13 @@ export class Playbacks {
       log: context.log,
     });
     this.#all.set(id, playback);
-    this.#played++;
     try {
       await playback.start();
     } catch (err) {
       this.#forget(id, playback);
       throw err;
     }
+    this.#played++;
     void playback.ended.then(() => this.#forget(id, playback));
     return playback;
   }
