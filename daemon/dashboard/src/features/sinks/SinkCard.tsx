@@ -13,6 +13,7 @@ import { StreamLink } from '../entities/StreamLink';
 import { GroupLevel } from '../groups/GroupLevel';
 import { useCardRef } from '../layout/registry';
 import { Members } from '../sources/Members';
+import { Playbacks } from './Playbacks';
 
 /** A sink: where audio goes. Dropping a source's port on it creates a route. */
 export const SinkCard = memo(function SinkCard({
@@ -60,6 +61,7 @@ export const SinkCard = memo(function SinkCard({
         <LevelMeter configId={sink.config_id} name={sink.name} />
       )}
       {sink.is_group && <Members names={sink.group_members} />}
+      <Playbacks sink={sink} />
       <CardControls kind="sink" entity={sink} />
       <CardDetails volume={sink.volume}>
         <SinkCounters id={sink.config_id} />
