@@ -108,7 +108,7 @@ describe('Play a URL', () => {
     await dialog.getByRole('textbox', { name: 'URL' }).fill(server.url('/files/doorbell.wav'));
     await dialog.getByRole('button', { name: 'Play' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await page.getByText('Playing doorbell.wav on Porch').waitFor();
+    await page.getByText('Playing doorbell.wav on Porch', { exact: true }).waitFor();
     const row = card.getByRole('list', { name: 'Playing from URLs on Porch' });
     await row.getByText('Playing doorbell.wav').waitFor();
 
@@ -122,5 +122,27 @@ describe('Play a URL', () => {
     await row.waitFor({ state: 'detached', timeout: 5000 });
     const listing = await run.api('GET', '/plugins/playurl/');
     assert.deepEqual(listing.body, []);
+  });
+
+  test('a playback started elsewhere (curl, home automation) shows on the group card, and goes when stopped there', {
+    skip: decodes ? false : 'the engine binding has no addDecodedSource yet (branch decode)',
+  }, async (t) => {
+    const dir = tempDir(t);
+    encodeTone(dir, 'announcement', 'wav', { seconds: 30 });
+    const server = await audioServer(t, dir);
+    const started = await run.api('POST', '/plugins/playurlmultiple/play', {
+      urls: [server.url('/files/announcement.wav')],
+      sink: 'Downstairs',
+    });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    // Learnt from /ws/stats (plugins.played changed), not from a request this page made.
+    const row = page
+      .getByRole('article', { name: 'Downstairs', exact: true })
+      .getByRole('list', { name: 'Playing from URLs on Downstairs' });
+    await row.getByText('Playing announcement.wav').waitFor({ timeout: 3000 });
+    const id = (started.body as { id: string }).id;
+    const stopped = await run.api('DELETE', `/plugins/playurl/${id}`);
+    assert.equal(stopped.status, 200);
+    await row.waitFor({ state: 'detached', timeout: 3000 });
   });
 });
