@@ -176,6 +176,11 @@ describe('compact cards', () => {
     const rooms = sinks.getByRole('list', { name: 'Members' });
     await rooms.getByRole('meter', { name: 'Level sent to Kitchen' }).waitFor();
     await rooms.getByRole('meter', { name: 'Level sent to Living' }).waitFor();
+    // The card beside an opened one keeps its own height.
+    const den = (await page.getByRole('article', { name: 'Den', exact: true }).boundingBox())!;
+    assert.ok(den.height < 100, `Den is ${den.height} px beside an opened card`);
+    if (process.env.SHOT)
+      await page.screenshot({ path: process.env.SHOT.replace('.png', '-open.png') });
     assert.deepEqual(errors, []);
   });
 });
