@@ -298,6 +298,18 @@ test("a sink's Listen in Browser button plays it over WebRTC in an <audio> eleme
   });
   assert.deepEqual([played.paused, played.live], [false, true]);
   assert.ok(played.advanced > 1.5, `currentTime advanced ${played.advanced} s in 2.5 s`);
+  // Details closed, the card still says it plays here, and the session plays on.
+  const card = page.getByRole('article', { name: 'Desk', exact: true });
+  await card.getByRole('button', { name: 'Details of Desk' }).click();
+  await card.getByText('Playing in this browser').waitFor();
+  assert.equal(
+    await page.evaluate(
+      () => (document.querySelector('audio[data-whep-sink]') as HTMLAudioElement).paused,
+    ),
+    false,
+  );
+  await card.getByRole('button', { name: 'Stop…' }).click();
+  await button.waitFor();
   const webrtc = async () =>
     (
       (await run.api('GET', '/api/stats')).body as {

@@ -1,8 +1,9 @@
 import { useDroppable } from '@dnd-kit/core';
-import { memo, type ReactNode, useId } from 'react';
+import { memo, type ReactNode, useId, useState } from 'react';
 import { useLive } from '../../api/hooks';
 import type { Sink } from '../../api/schema';
 import { Chip } from '../../ui/Chip';
+import { HeadphonesIcon } from '../../ui/icons';
 import { LevelMeter } from '../../ui/LevelMeter';
 import { CardControls, FavoriteButton } from '../entities/CardControls';
 import { CardDetails, DetailsButton, useDetails } from '../entities/CardDetails';
@@ -30,6 +31,7 @@ export const SinkCard = memo(function SinkCard({
   });
   const titleId = useId();
   const details = useDetails();
+  const [listening, setListening] = useState(false);
   const format = sinkFormat(sink);
   return (
     <article
@@ -58,6 +60,14 @@ export const SinkCard = memo(function SinkCard({
         <FavoriteButton entity={sink} />
         <DetailsButton name={sink.name} details={details} group={sink.is_group} />
       </CardControls>
+      {listening && !details.open && (
+        <p className="card-listening">
+          <HeadphonesIcon /> Playing in this browser{' '}
+          <button type="button" className="link-button" onClick={details.toggle}>
+            Stop…
+          </button>
+        </p>
+      )}
       <Playbacks sink={sink} />
       <CardDetails
         details={details}
@@ -73,7 +83,7 @@ export const SinkCard = memo(function SinkCard({
         <SinkCounters id={sink.config_id} />
         <div className="card-listen">
           <StreamLink sink={sink} />
-          <ListenButton sink={sink} />
+          <ListenButton sink={sink} onListening={setListening} />
         </div>
       </CardDetails>
     </article>
