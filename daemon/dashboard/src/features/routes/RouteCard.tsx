@@ -42,7 +42,7 @@ export const RouteCard = memo(function RouteCard({
       <div className="card-head">
         {handle}
         <h3 className="card-title" id={titleId}>
-          <span className="card-name">
+          <span className="card-name" title={`${route.source} → ${route.sink}`}>
             {route.source} <span aria-hidden="true">→</span>
             <span className="visually-hidden"> to </span> {route.sink}
           </span>
