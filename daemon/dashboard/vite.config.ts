@@ -4,6 +4,7 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type ProxyOptions } from 'vite';
+import { firstLoadChunk } from './build/first-load-chunk';
 import { precompress } from './build/precompress';
 
 const daemon = process.env.TRIBUTARY_URL ?? 'https://127.0.0.1:8443';
@@ -43,6 +44,10 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     reportCompressedSize: false,
+    // The first load in one file (build/first-load-chunk.ts).
+    rolldownOptions: {
+      output: { codeSplitting: { groups: [{ name: firstLoadChunk() }] } },
+    },
   },
   server: {
     proxy: {

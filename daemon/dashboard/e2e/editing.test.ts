@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
-import { config, type Running, ready, start } from './harness/dashboard';
+import { config, openDetails, type Running, ready, start } from './harness/dashboard';
 
 let run: Running;
 before(async () => {
@@ -221,6 +221,7 @@ describe('editing from the dashboard', () => {
     await dialog.waitFor({ state: 'detached' });
     assert.equal(requests.length, 1);
     assert.deepEqual(JSON.parse(requests[0]!), { webrtc: { ...expected, enabled: true } });
+    await openDetails(page, 'Kitchen');
     await page.getByRole('button', { name: 'Listen in Browser: Kitchen' }).waitFor();
     // The refused save is the browser's only complaint.
     assert.deepEqual(

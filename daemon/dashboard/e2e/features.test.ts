@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { curvePath, describeCurve } from '../src/lib/response-curve';
-import { config, eventually, type Running, ready, start } from './harness/dashboard';
+import { config, eventually, openDetails, type Running, ready, start } from './harness/dashboard';
 
 let run: Running;
 let page: Page;
@@ -36,6 +36,7 @@ describe('groups', () => {
     const group = await sink('Downstairs');
     assert.equal(group?.is_group, true);
     assert.deepEqual(group?.group_members, ['Kitchen', 'Hall']);
+    await openDetails(page, 'Downstairs');
     await page
       .getByRole('article', { name: 'Downstairs' })
       .getByRole('list', { name: 'Members' })

@@ -204,6 +204,20 @@ describe('accessibility', () => {
       await page.getByRole('dialog').getByRole('button', { name: 'Add source' }).click();
       await page.getByRole('dialog').getByRole('alert').waitFor();
       violations.push(...(await axe(page, `form with errors ${theme}`)));
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      // A card's Details and a group's members opened, and Play a URL with the API's refusal.
+      await page.getByRole('button', { name: 'Details of Room 1' }).click();
+      await page.getByRole('button', { name: 'Members and details of Upstairs' }).click();
+      await page.getByRole('list', { name: 'Members' }).waitFor();
+      violations.push(...(await axe(page, `details open ${theme}`)));
+      await page.getByRole('button', { name: 'Actions for Room 2' }).click();
+      await page.getByRole('menuitem', { name: 'Play a URL…' }).click();
+      const play = page.getByRole('dialog', { name: 'Play a URL on Room 2' });
+      await play.getByRole('textbox', { name: 'URL' }).fill('ftp://127.0.0.1/a.mp3');
+      await play.getByRole('button', { name: 'Play' }).click();
+      await play.getByText(/scheme ftp: is not played/).waitFor();
+      violations.push(...(await axe(page, `play a URL with its error ${theme}`)));
       await context.close();
 
       const phone = await run.open('/', { theme, width: 375, height: 740 });

@@ -32,7 +32,7 @@ describe('live', () => {
           }
         });
         observer.observe(document.body, { subtree: true, childList: true, characterData: true });
-      }, `${volume} (`);
+      }, `(gain ${volume})`);
       const sentAt = Date.now();
       const res = await run.api('PUT', '/sinks/Kitchen', { volume });
       assert.equal(res.status, 200);

@@ -2,7 +2,7 @@
 // daemon over HTTPS: the element decodes it and its clock advances.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { type Running, start } from './harness/dashboard';
+import { openDetails, type Running, ready, start } from './harness/dashboard';
 
 let run: Running;
 before(async () => {
@@ -48,6 +48,9 @@ test('Chromium plays /stream/{ip}/ in <audio>: currentTime advances, no error', 
 
 test("a sink's card has a Stream button to its MP3 stream; a group's has none", async () => {
   const { page } = await run.open('/');
+  await ready(page);
+  await openDetails(page, 'Desk');
+  await openDetails(page, 'Upstairs');
   const link = page.getByRole('link', { name: 'Stream: Desk as MP3 (new tab)' });
   await link.waitFor();
   assert.equal(await link.getAttribute('href'), '/stream/127.0.0.1/');

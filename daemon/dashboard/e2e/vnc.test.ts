@@ -14,7 +14,7 @@ import {
   xevMissing,
   xvncMissing,
 } from '../../test/vnc/xvnc';
-import { type Running, ready, start } from './harness/dashboard';
+import { openDetails, type Running, ready, start } from './harness/dashboard';
 
 const missing = xvncMissing();
 const keysMissing = missing ?? xevMissing();
@@ -58,6 +58,9 @@ describe('vnc', () => {
     await ready(page);
     const radio = page.getByRole('article', { name: 'Radio' });
     await radio.waitFor();
+    // The card's VNC link is in its Details.
+    await openDetails(page, 'Radio');
+    await openDetails(page, 'Studio PC');
     assert.equal(await radio.getByRole('link', { name: /VNC/ }).count(), 0);
     const [viewer] = await Promise.all([
       context.waitForEvent('page'),

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
 import { after, before, test } from 'node:test';
 import { sendTone } from '../../test/streams/mp3-peers';
-import { type Running, start, webrtcArgs } from './harness/dashboard';
+import { openDetails, type Running, ready, start, webrtcArgs } from './harness/dashboard';
 
 let run: Running;
 let sinkId = '';
@@ -279,8 +279,10 @@ test('Chromium restarts ICE with a PATCH (RFC 9725): 200 with new credentials an
 
 test("a sink's Listen in Browser button plays it over WebRTC in an <audio> element; pressed again, the session ends", async () => {
   const { page, errors } = await run.open('/');
+  await ready(page);
+  await openDetails(page, 'Desk');
   const button = page.getByRole('button', { name: 'Listen in Browser: Desk', exact: true });
-  // The spec's name for it, visible on the card (the headphones icon is decorative).
+  // The spec's name for it, visible in the card's Details (the headphones icon is decorative).
   assert.equal((await button.textContent())?.trim(), 'Listen in Browser');
   await button.click();
   await page.waitForFunction(
@@ -296,6 +298,18 @@ test("a sink's Listen in Browser button plays it over WebRTC in an <audio> eleme
   });
   assert.deepEqual([played.paused, played.live], [false, true]);
   assert.ok(played.advanced > 1.5, `currentTime advanced ${played.advanced} s in 2.5 s`);
+  // Details closed, the card still says it plays here, and the session plays on.
+  const card = page.getByRole('article', { name: 'Desk', exact: true });
+  await card.getByRole('button', { name: 'Details of Desk' }).click();
+  await card.getByText('Playing in this browser').waitFor();
+  assert.equal(
+    await page.evaluate(
+      () => (document.querySelector('audio[data-whep-sink]') as HTMLAudioElement).paused,
+    ),
+    false,
+  );
+  await card.getByRole('button', { name: 'Stop…' }).click();
+  await button.waitFor();
   const webrtc = async () =>
     (
       (await run.api('GET', '/api/stats')).body as {

@@ -149,3 +149,11 @@ export async function eventually<T>(
   }
   deepStrictEqual(last, expected);
 }
+
+/** Opens the Details of the card named `name` (its Stream, Listen and VNC links are there). */
+export async function openDetails(page: Page, name: string): Promise<void> {
+  const button = page
+    .getByRole('article', { name, exact: true })
+    .getByRole('button', { name: new RegExp(`^(Members and details|Details) of ${name}$`) });
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+}

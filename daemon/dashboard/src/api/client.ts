@@ -8,6 +8,8 @@ import type {
   ErrorResponse,
   Favorites,
   NetworkInfo,
+  PlaybackView,
+  PlayUrlsBody,
   Problem,
   Route,
   RouteInput,
@@ -109,6 +111,17 @@ export const api = {
   /** The equalizer's response in dB, from the engine's own filter design. */
   eqResponse(bands: Equalizer, sampleRate: number): Promise<EqResponse> {
     return call('POST', '/api/equalizer/response', { bands, sample_rate: sampleRate });
+  },
+  /** Plays the URLs in order on a sink or sink group (the playurlmultiple plugin). */
+  playUrls(body: PlayUrlsBody): Promise<{ id: string; playback: PlaybackView }> {
+    return call('POST', '/plugins/playurlmultiple/play', body);
+  },
+  /** What plays from URLs now. */
+  playbacks(): Promise<PlaybackView[]> {
+    return call('GET', '/plugins/playurl/');
+  },
+  stopPlayback(id: string): Promise<PlaybackView> {
+    return call('DELETE', `/plugins/playurl/${encodeURIComponent(id)}`);
   },
   network(): Promise<NetworkInfo> {
     return call('GET', '/api/network');

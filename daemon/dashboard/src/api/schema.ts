@@ -44,6 +44,7 @@ export type {
 } from '../../../src/schema/levels.js';
 export { decodeLevelsFrame } from '../../../src/schema/levels-frame.js';
 export { isName } from '../../../src/schema/name.js';
+export type { PlaybackView, PlayUrlsBody } from '../../../src/schema/plugins.js';
 export type { ErrorResponse, Problem } from '../../../src/schema/problem.js';
 export type { Route, RouteInput, RoutePatch } from '../../../src/schema/route.js';
 export type { Sink, SinkInput, SinkPatch } from '../../../src/schema/sink.js';

@@ -12,6 +12,7 @@ const DelayDialog = lazy(() => import('./entities/DelayDialog'));
 const EqualizerDialog = lazy(() => import('./equalizer/EqualizerDialog'));
 const ShortcutsDialog = lazy(() => import('./layout/ShortcutsDialog'));
 const EditDialog = lazy(() => import('./entities/EditDialog'));
+const PlayUrlDialog = lazy(() => import('./sinks/PlayUrlDialog'));
 
 export function DialogHost() {
   const request = useOpenDialog();
@@ -37,6 +38,8 @@ function render(request: DialogRequest) {
       return <EqualizerDialog kind={request.kind} name={request.name} />;
     case 'delay':
       return <DelayDialog kind={request.kind} name={request.name} />;
+    case 'play-url':
+      return <PlayUrlDialog sink={request.sink} />;
     case 'shortcuts':
       return <ShortcutsDialog />;
   }

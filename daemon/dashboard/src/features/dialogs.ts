@@ -13,6 +13,7 @@ export type DialogRequest =
   | { type: 'delete'; kind: Kind; name: string }
   | { type: 'equalizer'; kind: Kind; name: string }
   | { type: 'delay'; kind: Kind; name: string }
+  | { type: 'play-url'; sink: string }
   | { type: 'shortcuts' };
 
 let current: DialogRequest | null = null;

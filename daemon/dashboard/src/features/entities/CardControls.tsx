@@ -1,4 +1,5 @@
 // Direct manipulation on every card: favorite star, mute, volume and the enable switch.
+import type { ReactNode } from 'react';
 import type { Kind } from '../../api/client';
 import { useLive } from '../../api/hooks';
 import { SpeakerIcon, StarIcon } from '../../ui/icons';
@@ -40,10 +41,13 @@ export function CardControls({
   kind,
   entity,
   compact = false,
+  children,
 }: {
   kind: Kind;
   entity: Entity;
   compact?: boolean;
+  /** More controls at the row's end (a card's Details button). */
+  children?: ReactNode;
 }) {
   return (
     <div className="card-controls">
@@ -59,6 +63,7 @@ export function CardControls({
         checked={entity.enabled}
         onChange={(on) => void setEnabled(kind, entity.name, on)}
       />
+      {children}
     </div>
   );
 }

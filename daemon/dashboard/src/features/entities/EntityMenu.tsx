@@ -1,4 +1,5 @@
-// The ⋯ menu of a card: Edit, Equalizer, Delay, (sources) Play on a sink, Delete.
+// The ⋯ menu of a card: Edit, Equalizer, Delay, (sources) Play on a sink, (sinks) Play a URL,
+// Delete.
 import { DropdownMenu } from 'radix-ui';
 import type { Kind } from '../../api/client';
 import { useLive } from '../../api/hooks';
@@ -32,6 +33,14 @@ export function EntityMenu({ kind, name }: { kind: Kind; name: string }) {
           Delay
         </DropdownMenu.Item>
         {kind === 'source' && <PlayOn source={name} />}
+        {kind === 'sink' && (
+          <DropdownMenu.Item
+            className="menu-item"
+            onSelect={() => openDialog({ type: 'play-url', sink: name })}
+          >
+            Play a URL…
+          </DropdownMenu.Item>
+        )}
         <DropdownMenu.Separator className="menu-separator" />
         <DropdownMenu.Item
           className="menu-item menu-item-danger"

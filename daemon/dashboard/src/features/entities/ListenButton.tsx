@@ -10,8 +10,18 @@ import { toastError } from '../../ui/toasts';
 
 type State = 'off' | 'starting' | 'on';
 
-export function ListenButton({ sink }: { sink: Sink }) {
+export function ListenButton({
+  sink,
+  onListening,
+}: {
+  sink: Sink;
+  /** Told when this browser starts or stops playing the sink (the card says so). */
+  onListening?: (on: boolean) => void;
+}) {
   const [state, setState] = useState<State>('off');
+  const told = useRef(onListening);
+  told.current = onListening;
+  useEffect(() => told.current?.(state === 'on'), [state]);
   const listener = useRef<WhepListener | null>(null);
   const audio = useRef<HTMLAudioElement | null>(null);
   useEffect(

@@ -1,6 +1,6 @@
 // One panel (Sources, Routes or Sinks): its favorites pinned on top in their dragged order, then
 // the rest. On a phone the panel is a collapsible section.
-import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import { rectSortingStrategy, SortableContext, useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { type ReactNode, useId, useState } from 'react';
 import type { Kind } from '../../api/client';
@@ -68,10 +68,7 @@ export function Column<T extends Entry>(props: Props<T>) {
         {pinned.length > 0 && (
           <>
             <h3 className="list-heading">Favorites</h3>
-            <SortableContext
-              items={pinned.map((e) => e.config_id)}
-              strategy={verticalListSortingStrategy}
-            >
+            <SortableContext items={pinned.map((e) => e.config_id)} strategy={rectSortingStrategy}>
               <ul className="cards" aria-label={`Favorite ${title.toLowerCase()}`}>
                 {pinned.map((entry) => (
                   <SortableCard key={entry.config_id} kind={kind} entry={entry}>

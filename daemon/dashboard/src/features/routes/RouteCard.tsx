@@ -5,6 +5,7 @@ import { routeName } from '../../lib/names';
 import { formatVolume } from '../../lib/volume';
 import { Chip } from '../../ui/Chip';
 import { CardControls, FavoriteButton } from '../entities/CardControls';
+import { CardDetails, DetailsButton, useDetails } from '../entities/CardDetails';
 import { EntityMenu } from '../entities/EntityMenu';
 import { selectedRoute, useCardRef } from '../layout/registry';
 
@@ -20,6 +21,7 @@ export const RouteCard = memo(function RouteCard({
   const register = useCardRef(route.config_id);
   const own = useRef<HTMLElement | null>(null);
   const titleId = useId();
+  const details = useDetails();
   useEffect(() => {
     if (selected) {
       own.current?.scrollIntoView({ block: 'nearest' });
@@ -32,7 +34,7 @@ export const RouteCard = memo(function RouteCard({
         own.current = element;
         register(element);
       }}
-      className="card card-route"
+      className="card card-compact card-route"
       data-selected={selected || undefined}
       aria-labelledby={titleId}
       tabIndex={-1}
@@ -40,32 +42,39 @@ export const RouteCard = memo(function RouteCard({
       <div className="card-head">
         {handle}
         <h3 className="card-title" id={titleId}>
-          <span className="card-name">
+          <span className="card-name" title={`${route.source} → ${route.sink}`}>
             {route.source} <span aria-hidden="true">→</span>
             <span className="visually-hidden"> to </span> {route.sink}
           </span>
         </h3>
+        <RouteChip id={route.config_id} />
         <FavoriteButton entity={route} />
         <EntityMenu kind="route" name={route.name} />
       </div>
-      {route.name !== routeName(route.source, route.sink) && (
-        <p className="card-meta">{route.name}</p>
-      )}
-      <RouteStatus id={route.config_id} />
-      <CardControls kind="route" entity={route} />
+      <CardControls kind="route" entity={route}>
+        <DetailsButton name={route.name} details={details} />
+      </CardControls>
+      <CardDetails
+        details={details}
+        volume={route.volume}
+        meta={route.name !== routeName(route.source, route.sink) ? route.name : 'Route'}
+      >
+        <RouteEffective id={route.config_id} />
+      </CardDetails>
     </article>
   );
 });
 
-/** The live part of the card: state chip and the chain's effective values. */
-function RouteStatus({ id }: { id: string }) {
-  const activity = useLive((s) => s.activity.routes.get(id));
-  return (
-    <div className="card-state">
-      {activity && <Chip chip={activity.chip} />}
-      {activity && <span className="card-stats">{effective(activity.paths)}</span>}
-    </div>
-  );
+/** The live part of the card: its state chip. */
+function RouteChip({ id }: { id: string }) {
+  const chip = useLive((s) => s.activity.routes.get(id)?.chip);
+  return chip ? <Chip chip={chip} /> : null;
+}
+
+/** The chain's effective values, in the details. */
+function RouteEffective({ id }: { id: string }) {
+  const paths = useLive((s) => s.activity.routes.get(id)?.paths);
+  return paths ? <p className="card-stats">{effective(paths)}</p> : null;
 }
 
 /** The chain's result: effective volume and delay (source × groups × route × groups × sink). */

@@ -1,18 +1,20 @@
 import { useDroppable } from '@dnd-kit/core';
-import { memo, type ReactNode, useId } from 'react';
+import { memo, type ReactNode, useId, useState } from 'react';
 import { useLive } from '../../api/hooks';
 import type { Sink } from '../../api/schema';
 import { Chip } from '../../ui/Chip';
+import { HeadphonesIcon } from '../../ui/icons';
 import { LevelMeter } from '../../ui/LevelMeter';
 import { CardControls, FavoriteButton } from '../entities/CardControls';
-import { CardDetails } from '../entities/CardDetails';
+import { CardDetails, DetailsButton, useDetails } from '../entities/CardDetails';
 import { sinkCounters, sinkFormat, sinkKind } from '../entities/describe';
 import { EntityMenu } from '../entities/EntityMenu';
 import { ListenButton } from '../entities/ListenButton';
 import { StreamLink } from '../entities/StreamLink';
 import { GroupLevel } from '../groups/GroupLevel';
+import { MemberLevels } from '../groups/MemberLevels';
 import { useCardRef } from '../layout/registry';
-import { Members } from '../sources/Members';
+import { Playbacks } from './Playbacks';
 
 /** A sink: where audio goes. Dropping a source's port on it creates a route. */
 export const SinkCard = memo(function SinkCard({
@@ -28,6 +30,8 @@ export const SinkCard = memo(function SinkCard({
     data: { type: 'sink-target', name: sink.name },
   });
   const titleId = useId();
+  const details = useDetails();
+  const [listening, setListening] = useState(false);
   const format = sinkFormat(sink);
   return (
     <article
@@ -35,7 +39,7 @@ export const SinkCard = memo(function SinkCard({
         register(element);
         setNodeRef(element);
       }}
-      className="card"
+      className="card card-compact"
       data-drop-over={isOver || undefined}
       aria-labelledby={titleId}
     >
@@ -44,30 +48,44 @@ export const SinkCard = memo(function SinkCard({
         <h3 className="card-title" id={titleId}>
           <span className="card-name">{sink.name}</span>
         </h3>
-        <FavoriteButton entity={sink} />
-        <EntityMenu kind="sink" name={sink.name} />
-      </div>
-      <p className="card-meta">
-        {sinkKind(sink)}
-        {format && <> · {format}</>}
-      </p>
-      <div className="card-state">
         <SinkChip id={sink.config_id} />
+        <EntityMenu kind="sink" name={sink.name} />
       </div>
       {sink.is_group ? (
         <GroupLevel group={sink} kind="sink" />
       ) : (
         <LevelMeter configId={sink.config_id} name={sink.name} />
       )}
-      {sink.is_group && <Members names={sink.group_members} />}
-      <CardControls kind="sink" entity={sink} />
-      <CardDetails volume={sink.volume}>
+      <CardControls kind="sink" entity={sink}>
+        <FavoriteButton entity={sink} />
+        <DetailsButton name={sink.name} details={details} group={sink.is_group} />
+      </CardControls>
+      {listening && !details.open && (
+        <p className="card-listening">
+          <HeadphonesIcon /> Playing in this browser{' '}
+          <button type="button" className="link-button" onClick={details.toggle}>
+            Stop…
+          </button>
+        </p>
+      )}
+      <Playbacks sink={sink} />
+      <CardDetails
+        details={details}
+        volume={sink.volume}
+        meta={
+          <>
+            {sinkKind(sink)}
+            {format && <> · {format}</>}
+          </>
+        }
+      >
+        {sink.is_group && details.open && <MemberLevels group={sink} kind="sink" />}
         <SinkCounters id={sink.config_id} />
+        <div className="card-listen">
+          <StreamLink sink={sink} />
+          <ListenButton sink={sink} onListening={setListening} />
+        </div>
       </CardDetails>
-      <div className="card-listen">
-        <StreamLink sink={sink} />
-        <ListenButton sink={sink} />
-      </div>
     </article>
   );
 });

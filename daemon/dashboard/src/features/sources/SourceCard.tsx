@@ -3,15 +3,15 @@ import { memo, type ReactNode, useId } from 'react';
 import { useLive } from '../../api/hooks';
 import type { Source } from '../../api/schema';
 import { Chip } from '../../ui/Chip';
-import { LevelMeter } from '../../ui/LevelMeter';
 import { CardControls, FavoriteButton } from '../entities/CardControls';
-import { CardDetails } from '../entities/CardDetails';
+import { CardDetails, DetailsButton, useDetails } from '../entities/CardDetails';
 import { sourceAddress, sourceCounters, sourceKind } from '../entities/describe';
 import { EntityMenu } from '../entities/EntityMenu';
 import { VncLink } from '../entities/VncLink';
 import { GroupLevel } from '../groups/GroupLevel';
+import { MemberLevels } from '../groups/MemberLevels';
 import { activeSource, useCardRef } from '../layout/registry';
-import { Members } from './Members';
+import { SourceLevel } from './SourceLevel';
 
 /** A source: click its name to make it the active source; drag its port onto a sink to route it. */
 export const SourceCard = memo(function SourceCard({
@@ -24,9 +24,15 @@ export const SourceCard = memo(function SourceCard({
   const active = activeSource.useValue() === source.config_id;
   const ref = useCardRef(source.config_id);
   const titleId = useId();
+  const details = useDetails();
   const address = sourceAddress(source);
   return (
-    <article ref={ref} className="card" data-active={active || undefined} aria-labelledby={titleId}>
+    <article
+      ref={ref}
+      className="card card-compact"
+      data-active={active || undefined}
+      aria-labelledby={titleId}
+    >
       <div className="card-head">
         {handle}
         <h3 className="card-title" id={titleId}>
@@ -40,23 +46,28 @@ export const SourceCard = memo(function SourceCard({
             {source.name}
           </button>
         </h3>
-        <FavoriteButton entity={source} />
+        <SourceChip id={source.config_id} />
         <EntityMenu kind="source" name={source.name} />
       </div>
-      <p className="card-meta">
-        {sourceKind(source)}
-        {address && <> · {address}</>}
-      </p>
-      <div className="card-state">
-        <SourceChip id={source.config_id} />
-      </div>
       {source.is_group ? <GroupLevel group={source} /> : <SourceLevel source={source} />}
-      {source.is_group && <Members names={source.group_members} />}
-      <CardControls kind="source" entity={source} />
-      <CardDetails volume={source.volume}>
+      <CardControls kind="source" entity={source}>
+        <FavoriteButton entity={source} />
+        <DetailsButton name={source.name} details={details} group={source.is_group} />
+      </CardControls>
+      <CardDetails
+        details={details}
+        volume={source.volume}
+        meta={
+          <>
+            {sourceKind(source)}
+            {address && <> · {address}</>}
+          </>
+        }
+      >
+        {source.is_group && details.open && <MemberLevels group={source} kind="source" />}
         <SourceCounters id={source.config_id} />
+        {source.vnc_ip && <VncLink source={source.name} named />}
       </CardDetails>
-      {source.vnc_ip && <VncLink source={source.name} named />}
       <ConnectPort source={source} />
     </article>
   );
@@ -66,20 +77,6 @@ export const SourceCard = memo(function SourceCard({
 function SourceChip({ id }: { id: string }) {
   const chip = useLive((s) => s.activity.sources.get(id)?.chip);
   return chip ? <Chip chip={chip} /> : null;
-}
-
-/** What the source sends into the routes (measured while a route plays it). */
-function SourceLevel({ source }: { source: Source }) {
-  // One key for every card: the real sources' ids, sorted (a string, so it re-renders rarely).
-  const among = useLive(
-    (s) =>
-      s.config?.sources
-        .filter((x) => !x.is_group)
-        .map((x) => x.config_id)
-        .sort()
-        .join(',') ?? '',
-  );
-  return <LevelMeter configId={source.config_id} name={source.name} kind="source" among={among} />;
 }
 
 /** The counters, inside the details. */
