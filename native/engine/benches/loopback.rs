@@ -1,8 +1,10 @@
 //! End-to-end benchmark on loopback: N Scream senders -> engine -> M Scream sinks.
 //!
 //! `cargo bench -p tributary-engine --bench loopback -- [--sources 32] [--sinks 16]
-//! [--per-sink 4] [--seconds 20] [--eq distinct|same|flat] [--latency-seconds N] [--json]`
-//! (`--seconds 600` is the 10-minute soak; `--per-sink 32` puts every source on every sink).
+//! [--per-sink 4] [--seconds 20] [--eq distinct|same|flat] [--latency-seconds N] [--json]
+//! [--report-only]` (`--seconds 600` is the 10-minute soak; `--per-sink 32` puts every source on
+//! every sink). A run that misses one of `TARGETS` exits 1, unless `--report-only`; `--json`
+//! lists them with the figures (scripts/bench-engine.mjs judges by them).
 //!
 //! Topology: source `i` (sender address 127.0.0.(10+i)) plays on the sinks whose window of
 //! `per-sink` consecutive sources covers it (`common::Args::sources_of`), so every sink mixes
@@ -32,6 +34,24 @@ use tributary_engine::{DesiredState, Engine, EngineOptions};
 const LOCAL: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
 const FRAMES: usize = scream::PAYLOAD_LEN / 4;
 const PERIOD: Duration = Duration::from_micros(6000);
+/// What the engine must do here: (figure in the JSON line, comparison, limit).
+const TARGETS: [(&str, &str, f64); 5] = [
+    ("latency_ms_p99", "<=", 25.0),
+    ("cadence_jitter_ms_p99", "<=", 1.0),
+    ("cpu_percent_of_one_core", "<", 50.0),
+    ("underruns", "==", 0.0),
+    ("queue_overflows", "==", 0.0),
+];
+
+/// Whether `value` meets the target `(op, limit)`; a figure not measured (NaN) is not judged.
+fn meets(value: f64, op: &str, limit: f64) -> bool {
+    value.is_nan()
+        || match op {
+            "<=" => value <= limit,
+            "<" => value < limit,
+            _ => value == limit,
+        }
+}
 
 fn source_ip(i: usize) -> IpAddr {
     IpAddr::V4(Ipv4Addr::new(
@@ -370,6 +390,27 @@ fn main() {
     let j99 = percentile(&mut load.cadence_jitter_ms, 0.99);
     let r99 = percentile(&mut load.received_jitter_ms, 0.99);
     let per_path = load.cpu_percent / load.paths as f64;
+    let figures = [
+        l99,
+        j99,
+        load.cpu_percent,
+        load.underruns as f64,
+        load.overflows as f64,
+    ];
+    let missed: Vec<String> = TARGETS
+        .iter()
+        .zip(figures)
+        .filter(|((_, op, limit), v)| !meets(*v, op, *limit))
+        .map(|((name, op, limit), v)| format!("{name} {v} (target {op} {limit})"))
+        .collect();
+    let exit = || {
+        for m in &missed {
+            println!("  target missed: {m}");
+        }
+        if !missed.is_empty() && !a.report_only {
+            std::process::exit(1);
+        }
+    };
     if a.json {
         let ms = |v: f64| {
             if v.is_finite() {
@@ -379,10 +420,11 @@ fn main() {
             }
         };
         println!(
-            "{{\"sources\":{},\"sinks\":{},\"paths\":{},\"eq\":\"{}\",\"seconds\":{},\"latency_ms_p50\":{},\"latency_ms_p99\":{},\"latency_samples\":{},\"cadence_jitter_ms_p99\":{j99:.3},\"received_jitter_ms_p99\":{r99:.3},\"cpu_percent_of_one_core\":{:.1},\"cpu_percent_per_path\":{per_path:.3},\"underruns\":{},\"sender_stalls\":{},\"engine_max_late_ms\":{:.2},\"queue_overflows\":{},\"packets_out\":{}}}",
-            a.sources, a.sinks, load.paths, a.eq.name(), a.seconds, ms(l50), ms(l99), lat.len(), load.cpu_percent, load.underruns, load.sender_stalls, load.max_late_ms, load.overflows, load.packets_out
+            "{{\"sources\":{},\"sinks\":{},\"paths\":{},\"eq\":\"{}\",\"seconds\":{},\"latency_ms_p50\":{},\"latency_ms_p99\":{},\"latency_samples\":{},\"cadence_jitter_ms_p99\":{j99:.3},\"received_jitter_ms_p99\":{r99:.3},\"cpu_percent_of_one_core\":{:.1},\"cpu_percent_per_path\":{per_path:.3},\"underruns\":{},\"sender_stalls\":{},\"engine_max_late_ms\":{:.2},\"queue_overflows\":{},\"packets_out\":{},\"targets\":[{}]}}",
+            a.sources, a.sinks, load.paths, a.eq.name(), a.seconds, ms(l50), ms(l99), lat.len(), load.cpu_percent, load.underruns, load.sender_stalls, load.max_late_ms, load.overflows, load.packets_out,
+            TARGETS.map(|(f, op, l)| format!("{{\"figure\":\"{f}\",\"op\":\"{op}\",\"limit\":{l}}}")).join(",")
         );
-        return;
+        return exit();
     }
     println!("engine end-to-end on loopback (48 kHz stereo s16 Scream in and out)");
     if !lat.is_empty() {
@@ -404,4 +446,5 @@ fn main() {
         "  underruns: {}, receive-queue overflows: {}, engine late by at most {:.1} ms",
         load.underruns, load.overflows, load.max_late_ms
     );
+    exit();
 }
