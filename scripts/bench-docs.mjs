@@ -8,7 +8,7 @@
 //    what the results hold, as the bench printed it.
 // `node scripts/bench-docs.mjs` checks (exit 1 naming every difference; scripts/test/bench-docs.test.mjs
 // runs the same check in `npm test`); `--write` rewrites the marked Markdown figures from the
-// results after a new run.
+// results after a new run (and realigns their tables with biome).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -145,9 +145,13 @@ export function rewriteMarks(text, dir = resultsDir) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--write')) {
-    for (const file of citingFiles().filter((f) => f.endsWith('.md'))) {
-      writeFileSync(file, rewriteMarks(readFileSync(file, 'utf8')));
-    }
+    const written = citingFiles().filter((f) => f.endsWith('.md'));
+    for (const file of written) writeFileSync(file, rewriteMarks(readFileSync(file, 'utf8')));
+    // New figures change the width of table cells: realign the tables as `npm run lint` wants.
+    execFileSync('npx', ['biome', 'format', '--write', ...written], {
+      cwd: root,
+      stdio: 'inherit',
+    });
   }
   const problems = await checkDocs();
   for (const p of problems) console.error(p);
