@@ -41,8 +41,8 @@ const SUPER_MIDDLES = [
 ];
 const SUPER_POINTS = bandPoints(SUPER_MIDDLES, CENTRES.slice(0, 17));
 
-/** The equalizers: a name, a function (input WAV, output WAV, 18 slider values) that runs it,
- * and optionally where its bands really are. */
+/** The equalizers: a name, the id of its figures in bench/results/native.json, a function (input
+ * WAV, output WAV, 18 slider values) that runs it, and optionally where its bands really are. */
 export function equalizers() {
   const cli = join(root, 'daemon', 'dist', 'cli.js');
   const ffmpeg = (input, output, filter) =>
@@ -64,11 +64,17 @@ export function equalizers() {
   const biquads = (gains) =>
     CENTRES.map((f, i) => `equalizer=f=${f}:t=o:w=0.5:g=${dbOf(gains[i]).toFixed(4)}`).join(',');
   const tools = [
-    { name: 'tributary render', run: ours },
-    { name: 'ffmpeg superequalizer', run: superEq },
-    { name: '  the same, at its own band middles', run: superEq, points: SUPER_POINTS },
+    { name: 'tributary render', id: 'tributary', run: ours },
+    { name: 'ffmpeg superequalizer', id: 'ffmpeg_superequalizer', run: superEq },
+    {
+      name: '  the same, at its own band middles',
+      id: 'ffmpeg_superequalizer_middles',
+      run: superEq,
+      points: SUPER_POINTS,
+    },
     {
       name: 'ffmpeg 18 x equalizer (plain cascade)',
+      id: 'ffmpeg_biquads',
       run: (input, output, gains) => ffmpeg(input, output, biquads(gains)),
     },
   ];
@@ -76,6 +82,7 @@ export function equalizers() {
     // Its bands at our centres, half an octave wide (in Hz), its own end shelves kept.
     tools.push({
       name: 'gst equalizer-nbands',
+      id: 'gst_equalizer_nbands',
       run: (input, output, gains) =>
         sh('gst-launch-1.0', [
           '-q',
@@ -128,7 +135,7 @@ export function measure({ rate = 48000, settings, tools = equalizers() }) {
     const sweepFreqs = logSpaced(50, 15000, 50);
     writeWav24(sweep, multiTone(sweepFreqs, rate, SKIP_S + 2.5, AMP), rate);
     const inputs = new Map();
-    return tools.map(({ name, run, points = POINTS }) => {
+    return tools.map(({ name, id, run, points = POINTS }) => {
       const pointFreqs = points.map((p) => p.freq);
       const input = join(dir, `points-${inputs.size}.wav`);
       if (!inputs.has(points)) {
@@ -146,6 +153,7 @@ export function measure({ rate = 48000, settings, tools = equalizers() }) {
       const up = levels(run, dir, sweep, Array(18).fill(2), sweepFreqs, 2).map((d) => d - dbOf(2));
       return {
         name,
+        id,
         centre: errorStats(centre),
         midpoint: errorStats(midpoint),
         allUp: errorStats(up).max,

@@ -3,23 +3,38 @@
 // core). Part 2: `tributary render` against the equivalent ffmpeg commands on the same generated
 // 10-minute input, in the same run, one thread each; prints x realtime and ours/ffmpeg.
 // Then the accuracy of the same equalizers against their sliders (bench-native-eq.mjs). Part 3:
-// instruction counts of the kernels under callgrind (bench-native-callgrind.mjs), exact and
-// repeatable on a shared machine. BENCH_SECONDS=N changes the input length, BENCH_RUNS=N the
-// repetitions (best is kept), BENCH_KERNELS=0 skips parts 1 and 3.
+// instruction counts of the kernels and of the engine's path under callgrind
+// (bench-native-callgrind.mjs), exact and repeatable on a shared machine. BENCH_SECONDS=N changes the input length, BENCH_RUNS=N the
+// repetitions (best is kept), BENCH_KERNELS=0 skips parts 1 and 3. `--json` writes
+// bench/results/native.json: kernel.NAME (criterion's name, lower case, '/' as '.'), render.JOB,
+// eq_accuracy.TOOL, instructions.CASE.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hasValgrind, instructionCounts } from './bench-native-callgrind.mjs';
 import { root, sh } from './bench-native-common.mjs';
 import { benchSettings, measure, printAccuracy } from './bench-native-eq.mjs';
+import { startBench } from './bench-results.mjs';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 600);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
-const results = {
-  machine: { cpu: cpus()[0]?.model, cores: cpus().length },
-  kernels: [],
-  render: [],
-};
+const bench = startBench('native', {
+  what: 'DSP kernels (criterion, callgrind), tributary render against ffmpeg and GStreamer on the same input, EQ accuracy of each',
+});
+const { figure } = bench;
+/** A criterion name as a figure id: "eq 18 bands (all active), 48 kHz/pipelined/2ch" ->
+ * "eq-18-bands-all-active-48-khz.pipelined.2ch". */
+export const kernelId = (name) =>
+  name
+    .split('/')
+    .map((part) =>
+      part
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, ''),
+    )
+    .join('.');
 
 function step(what) {
   console.log(`\n--- ${what}`);
@@ -75,7 +90,10 @@ function readCriterion(stdout) {
             ? 44100
             : 48000;
       const x = perSecond / rate;
-      results.kernels.push({ name: current, framesPerSecond: perSecond, xRealtime: x });
+      figure(`kernel.${kernelId(current)}.mframes_per_s`, perSecond / 1e6, 'Mframes/s', {
+        label: current,
+      });
+      figure(`kernel.${kernelId(current)}.x_realtime`, x, 'x realtime', { digits: 0 });
       console.log(
         `${current.padEnd(70)} ${(perSecond / 1e6).toFixed(1).padStart(8)} Mframes/s ${Math.round(x).toString().padStart(7)}x realtime`,
       );
@@ -228,17 +246,23 @@ const hasGst = spawnSync('gst-inspect-1.0', ['equalizer-nbands'], { stdio: 'igno
 const scenarios = [
   {
     name: 'EQ 18 bands, 48 kHz stereo',
+    id: 'eq_48k',
     ours: ours(['--in', in48, '--in-format', 's16le:48000:2', '--eq', eqFlag]),
     refs: [
-      ['ffmpeg superequalizer', ffmpeg(in48, 48000, `superequalizer=${superEq}`)],
-      ['ffmpeg 18 x equalizer biquads', ffmpeg(in48, 48000, biquads)],
-      ...(hasGst ? [['gst equalizer-nbands 18', gst(in48, 48000)]] : []),
+      [
+        'ffmpeg superequalizer',
+        ffmpeg(in48, 48000, `superequalizer=${superEq}`),
+        'ffmpeg_superequalizer',
+      ],
+      ['ffmpeg 18 x equalizer biquads', ffmpeg(in48, 48000, biquads), 'ffmpeg_biquads'],
+      ...(hasGst ? [['gst equalizer-nbands 18', gst(in48, 48000), 'gst_equalizer_nbands']] : []),
     ],
     // The designed EQ (issue 19) must stay at least twice as fast as superequalizer.
     target: { ffmpegRatio: 2, xRealtime: 1000 },
   },
   {
     name: 'full chain s16 44.1k -> resample -> EQ -> volume -> s16 48k',
+    id: 'chain_44k_48k',
     ours: ours([
       '--in',
       in44,
@@ -260,25 +284,42 @@ const scenarios = [
           `aresample=48000:resampler=soxr,superequalizer=${superEq},volume=0.8`,
           48000,
         ),
+        'ffmpeg_soxr_superequalizer_volume',
       ],
     ],
-    target: { ffmpegRatio: 2 },
+    // Issue 33's open goal (1.4-1.5x today): recorded, not failing the run until it is met.
+    target: {
+      ffmpegRatio: 2,
+      goal: 'open goal of issue 33 (the full chain at 2x ffmpeg), not met since it was set',
+    },
   },
   {
     name: 'chain without resampling: s16 48k -> EQ -> volume -> s16 48k',
+    id: 'chain_48k',
     ours: ours(['--in', in48, '--in-format', 's16le:48000:2', '--eq', eqFlag, '--volume', '0.8']),
     refs: [
       [
         'ffmpeg superequalizer + volume',
         ffmpeg(in48, 48000, `superequalizer=${superEq},volume=0.8`),
+        'ffmpeg_superequalizer_volume',
       ],
     ],
-    target: { ffmpegRatio: 5 },
+    target: {
+      ffmpegRatio: 5,
+      goal: "not met since it was set (issue 3; native/README.md: 5x would take less time than Node's start-up and the EQ's arithmetic)",
+    },
   },
   {
     name: 'resample only 44.1k -> 48k',
+    id: 'resample_44k_48k',
     ours: ours(['--in', in44, '--in-format', 's16le:44100:2', '--out-format', 's16le:48000:2']),
-    refs: [['ffmpeg aresample soxr', ffmpeg(in44, 44100, 'aresample=48000:resampler=soxr', 48000)]],
+    refs: [
+      [
+        'ffmpeg aresample soxr',
+        ffmpeg(in44, 44100, 'aresample=48000:resampler=soxr', 48000),
+        'ffmpeg_soxr',
+      ],
+    ],
     target: {},
   },
 ];
@@ -288,7 +329,6 @@ step(
     .map((l) => l.toFixed(1))
     .join(' ')})`,
 );
-let missed = 0;
 for (const s of scenarios) {
   const tOurs = time(s.ours);
   const line = (name, t) =>
@@ -296,74 +336,89 @@ for (const s of scenarios) {
     `   wall ${t.wall.toFixed(3).padStart(6)} s ${String(Math.round(seconds / t.wall)).padStart(5)}x realtime`;
   console.log(`\n${s.name}`);
   console.log(line('tributary render', tOurs));
-  const entry = { name: s.name, ours: { ...tOurs, xRealtimeCpu: seconds / tOurs.cpu }, refs: [] };
-  for (const [refName, cmd] of s.refs) {
+  /** The figures of one tool's line. */
+  const times = (who, t, label) => {
+    const p = `render.${s.id}.${who}`;
+    figure(`${p}.cpu_s`, t.cpu, 'CPU s', { digits: 3, label });
+    figure(`${p}.x_realtime`, seconds / t.cpu, 'x realtime', { digits: 0 });
+    figure(`${p}.wall_s`, t.wall, 's', { digits: 3 });
+    figure(`${p}.x_realtime_wall`, seconds / t.wall, 'x realtime', { digits: 0 });
+  };
+  times('tributary', tOurs, `tributary render: ${s.name}`);
+  for (const [refName, cmd, refId] of s.refs) {
     const t = time(cmd);
     // Throughput ratio from CPU time (robust on a shared machine); the wall-time ratio beside it.
     const ratio = t.cpu / tOurs.cpu;
     const wallRatio = t.wall / tOurs.wall;
-    entry.refs.push({
-      name: refName,
-      ...t,
-      xRealtimeCpu: seconds / t.cpu,
-      oursOverRef: ratio,
-      oursOverRefWall: wallRatio,
+    times(refId, t, refName);
+    figure(`render.${s.id}.${refId}.ratio`, ratio, 'ratio', {
+      digits: 2,
+      label: `throughput by CPU time, tributary render / ${refName}`,
+      reference: {
+        tool: refName,
+        value: seconds / t.cpu,
+        ratio,
+        ratio_is: 'reference CPU s / ours (throughput ours / reference)',
+      },
     });
+    figure(`render.${s.id}.${refId}.ratio_wall`, wallRatio, 'ratio', { digits: 2 });
     console.log(
       `${line(refName, t)}   ours/ref ${ratio.toFixed(2)}x (wall ${wallRatio.toFixed(2)}x)`,
     );
   }
-  const verdicts = [];
+  const how = { stated: 'scripts/bench-native.mjs (issues 3 and 19)' };
+  const judged = s.target.goal ? { ...how, gating: false, why: s.target.goal } : how;
+  const verdict = (ok) =>
+    ok ? 'met' : s.target.goal ? 'MISSED (an open goal: the run does not fail)' : 'MISSED';
   if (s.target.ffmpegRatio) {
-    const ratio = entry.refs[0].oursOverRef;
-    const ok = ratio >= s.target.ffmpegRatio;
-    verdicts.push(
-      `${ok ? 'met' : 'MISSED'}: target >= ${s.target.ffmpegRatio}x ${s.refs[0][0]} (got ${ratio.toFixed(2)}x by CPU time)`,
+    const [refName, , refId] = s.refs[0];
+    const id = `render.${s.id}.${refId}.ratio`;
+    const ok = bench.target(id, '>=', s.target.ffmpegRatio, judged);
+    console.log(
+      `  ${verdict(ok)}: target >= ${s.target.ffmpegRatio}x ${refName} (got ${bench.result.figures[id].value.toFixed(2)}x by CPU time)`,
     );
-    missed += ok ? 0 : 1;
   }
   if (s.target.xRealtime) {
-    const x = seconds / tOurs.cpu;
-    const ok = x >= s.target.xRealtime;
-    verdicts.push(
-      `${ok ? 'met' : 'MISSED'}: target >= ${s.target.xRealtime}x realtime end to end by CPU time (got ${Math.round(x)}x; the EQ kernel alone is in part 1)`,
+    const id = `render.${s.id}.tributary.x_realtime`;
+    const ok = bench.target(id, '>=', s.target.xRealtime, judged);
+    console.log(
+      `  ${verdict(ok)}: target >= ${s.target.xRealtime}x realtime end to end by CPU time (got ${Math.round(seconds / tOurs.cpu)}x; the EQ kernel alone is in part 1)`,
     );
-    missed += ok ? 0 : 1;
   }
-  for (const v of verdicts) console.log(`  ${v}`);
-  results.render.push(entry);
 }
+figure('render.input_s', seconds, 's', { digits: 0 });
+figure('render.runs', runs, 'count', { digits: 0 });
 
 // ---------------------------------------------------------------- accuracy of the same EQs
 step('EQ accuracy: the same slider settings through each equalizer, measured with tones');
 const accuracySettings = benchSettings();
-results.eqAccuracy = measure({ rate: 48000, settings: accuracySettings });
-printAccuracy(results.eqAccuracy, 48000, accuracySettings.length);
+const accuracy = measure({ rate: 48000, settings: accuracySettings });
+printAccuracy(accuracy, 48000, accuracySettings.length);
+for (const r of accuracy) {
+  const p = `eq_accuracy.${r.id}`;
+  const db = (id, v) => figure(`${p}.${id}`, v, 'dB', { digits: 2, label: r.name.trim() });
+  db('centres_max_db', r.centre.max);
+  db('centres_rms_db', r.centre.rms);
+  db('midpoints_max_db', r.midpoint.max);
+  db('midpoints_rms_db', r.midpoint.rms);
+  db('all_2_max_db', r.allUp);
+}
+figure('eq_accuracy.settings', accuracySettings.length, 'count', { digits: 0 });
 
-mkdirSync(join(root, 'bench-results'), { recursive: true });
-const file = join(
-  root,
-  'bench-results',
-  `native-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
-);
-writeFileSync(
-  file,
-  `${JSON.stringify({ ...results, seconds, runs, loadavg: loadavg() }, null, 2)}\n`,
-);
 if (process.env.BENCH_KERNELS !== '0') {
-  step('callgrind: instructions per input frame of the kernels (repeatable on a busy machine)');
-  if (spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status === 0) {
-    sh(process.execPath, [join(root, 'scripts', 'bench-native-callgrind.mjs')], {
-      stdio: 'inherit',
-    });
+  step(
+    "callgrind: instructions per input frame of the kernels and the engine's path (repeatable on a busy machine)",
+  );
+  if (hasValgrind()) {
+    for (const c of instructionCounts()) {
+      figure(`instructions.${c.name}`, c.perFrame, 'instructions per input frame');
+    }
   } else {
     console.log('valgrind is not installed: skipped');
   }
 }
 
-console.log(
-  `\nfigures saved to ${file}${missed ? `; ${missed} target(s) missed (see above)` : ''}`,
-);
+bench.finish();
 console.log(
   'Figures measured while other work runs on the machine are noisy; compare ratios from the same run.',
 );

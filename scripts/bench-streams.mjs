@@ -13,14 +13,14 @@
 //     (daemon/scripts/bench-streams.ts).
 // The references are whole processes (their start, input parsing and muxing count; ours is the
 // encoding loop alone), so small ratios favour us by that much. A reference tool that is not
-// installed is reported and skipped (Debian: lame, ffmpeg).
+// installed is reported and skipped (Debian: lame, ffmpeg). The one target is WebRTC's p99 (stated
+// in whep.rs); `--json` writes bench/results/streams.json.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { root, runEchoing, startBench } from './bench-results.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const seconds = Number(process.env.BENCH_STREAMS_S ?? 600);
 if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3600) {
   console.error(
@@ -28,6 +28,10 @@ if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3600) {
   );
   process.exit(2);
 }
+const bench = startBench('streams', {
+  what: 'MP3 and Opus encoders against lame and ffmpeg on the same input, WebRTC added latency, the daemon with 1 and 50 MP3 listeners',
+});
+const figure = bench.figure;
 const dir = mkdtempSync(join(tmpdir(), 'tributary-bench-mp3-'));
 const raw = join(dir, 'in.raw');
 
@@ -73,8 +77,14 @@ try {
     run(join(root, 'target/release/examples/mp3_encode'), [raw, '48000', join(dir, 'ours.mp3')])
       .stdout,
   );
+  figure('input_s', seconds, 's', { digits: 0 });
   const rows = [
-    ['tributary-codec (LAME 3.100 from source)', ours.cpu_s, statSync(join(dir, 'ours.mp3')).size],
+    [
+      'tributary-codec (LAME 3.100 from source)',
+      ours.cpu_s,
+      statSync(join(dir, 'ours.mp3')).size,
+      'tributary',
+    ],
   ];
   if (have('lame')) {
     const out = join(dir, 'lame.mp3');
@@ -83,7 +93,7 @@ try {
       ...['-m', 'j', '-b', '320', '--cbr', '--silent', raw, out],
     ]);
     const version = run('lame', ['--version']).stdout.match(/version ([\d.]+)/)?.[1] ?? '?';
-    rows.push([`lame CLI ${version}`, cpu, statSync(out).size]);
+    rows.push([`lame CLI ${version}`, cpu, statSync(out).size, 'lame']);
   } else console.log('lame is not installed (apt-get install lame): its row is skipped');
   {
     const out = join(dir, 'ffmpeg.mp3');
@@ -91,10 +101,26 @@ try {
       ...['-v', 'error', '-threads', '1', '-f', 's16le', '-ar', '48000', '-ac', '2', '-i', raw],
       ...['-c:a', 'libmp3lame', '-b:a', '320k', '-y', out],
     ]);
-    rows.push(['ffmpeg -c:a libmp3lame -b:a 320k', cpu, statSync(out).size]);
+    rows.push(['ffmpeg -c:a libmp3lame -b:a 320k', cpu, statSync(out).size, 'ffmpeg']);
   }
   console.log('\nMP3 320 kbit/s CBR encode of the same input, CPU seconds (lower is better):');
-  for (const [name, cpu, bytes] of rows) {
+  for (const [name, cpu, bytes, id] of rows) {
+    figure(`mp3.${id}.cpu_s`, cpu, 'CPU s', { digits: 2, label: name });
+    figure(`mp3.${id}.x_realtime`, seconds / cpu, 'x realtime', { digits: 0 });
+    figure(`mp3.${id}.core_percent`, (cpu / seconds) * 100, '% of one core', { digits: 2 });
+    figure(`mp3.${id}.bytes`, bytes, 'bytes', { digits: 0 });
+    if (id !== 'tributary') {
+      figure(`mp3.${id}.ratio`, ours.cpu_s / cpu, 'ratio', {
+        digits: 2,
+        label: `CPU seconds, tributary-codec / ${name}`,
+        reference: {
+          tool: name,
+          value: cpu,
+          ratio: ours.cpu_s / cpu,
+          ratio_is: 'ours CPU s / reference CPU s',
+        },
+      });
+    }
     console.log(
       `  ${name.padEnd(42)} ${cpu.toFixed(2).padStart(7)} s  ${(seconds / cpu).toFixed(0).padStart(5)}x real time  ` +
         `${((cpu / seconds) * 100).toFixed(2)} % of a core per stream  ${bytes} bytes  ` +
@@ -122,28 +148,87 @@ try {
       ...['-c:a', 'libopus', '-b:a', `${kbps}k`, '-compression_level', String(complexity)],
       ...['-frame_duration', '20', '-application', 'audio', '-y', out],
     ]);
+    const bytes = statSync(out).size;
+    const tool = `ffmpeg libopus ${kbps}k, compression_level ${complexity}, 20 ms, Ogg`;
+    figure(`opus.${profile}.tributary.cpu_s`, mine.cpu_s, 'CPU s', { digits: 2 });
+    figure(`opus.${profile}.tributary.x_realtime`, seconds / mine.cpu_s, 'x realtime', {
+      digits: 0,
+    });
+    figure(`opus.${profile}.tributary.bytes`, mine.bytes, 'bytes', { digits: 0 });
+    figure(`opus.${profile}.ffmpeg.cpu_s`, cpu, 'CPU s', { digits: 2, label: tool });
+    figure(`opus.${profile}.ffmpeg.bytes`, bytes, 'bytes', { digits: 0 });
+    figure(`opus.${profile}.ratio`, mine.cpu_s / cpu, 'ratio', {
+      digits: 2,
+      reference: {
+        tool,
+        value: cpu,
+        ratio: mine.cpu_s / cpu,
+        ratio_is: 'ours CPU s / reference CPU s',
+      },
+    });
     console.log(
       `  ${`${profile} (${kbps} kbit/s, complexity ${complexity})`.padEnd(42)} ` +
         `tributary-codec ${mine.cpu_s.toFixed(2)} s (${(seconds / mine.cpu_s).toFixed(0)}x real time, ` +
-        `${mine.bytes} bytes), ffmpeg libopus ${cpu.toFixed(2)} s (${statSync(out).size} bytes, Ogg): ` +
+        `${mine.bytes} bytes), ffmpeg libopus ${cpu.toFixed(2)} s (${bytes} bytes, Ogg): ` +
         `ratio ${(mine.cpu_s / cpu).toFixed(2)}`,
     );
   }
 
   console.log('\nWebRTC (WHEP):');
-  const whep = spawnSync(
-    'cargo',
-    ['bench', '--quiet', '-p', 'tributary-engine', '--bench', 'whep', '--', '--seconds', '20'],
-    { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
-  );
-  if (whep.status !== 0) process.exitCode = 1;
+  const whep = await runEchoing('cargo', [
+    ...['bench', '--quiet', '-p', 'tributary-engine', '--bench', 'whep', '--'],
+    ...['--seconds', '20', '--json', '--report-only'],
+  ]);
+  const w = whep.results.at(-1);
+  if (whep.status !== 0 || !w) throw new Error(`the whep bench failed (${whep.status})`);
+  figure('webrtc.seconds', w.seconds, 's', { digits: 0 });
+  figure('webrtc.bursts', w.bursts, 'count', { digits: 0 });
+  figure('webrtc.heard', w.heard, 'count', { digits: 0 });
+  figure('webrtc.latency_p50_ms', w.p50_ms, 'ms', {
+    label: "added latency, a sink's WebRTC tap to the RTP packet at a str0m listener",
+  });
+  figure('webrtc.latency_p99_ms', w.p99_ms, 'ms');
+  figure('webrtc.latency_max_ms', w.max_ms, 'ms');
+  figure('webrtc.tap_to_write_max_ms', w.tap_to_write_max_ms, 'ms');
+  bench.target('webrtc.latency_p99_ms', '<=', w.target_p99_ms, {
+    stated: 'native/engine/benches/whep.rs (issue 14)',
+  });
 
   console.log('\nDaemon, one sink, 1 and 50 listeners:');
-  const daemon = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench-streams.ts'], {
-    cwd: join(root, 'daemon'),
-    stdio: 'inherit',
-  });
-  if (daemon.status !== 0) process.exitCode = 1;
+  const daemon = await runEchoing(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/bench-streams.ts'],
+    { cwd: join(root, 'daemon') },
+  );
+  const d = daemon.results.at(-1);
+  if (daemon.status !== 0 || !d)
+    throw new Error(`the daemon's stream bench failed (${daemon.status})`);
+  for (const r of [d.one, d.fifty]) {
+    const p = `listeners_${r.listeners}`;
+    figure(`${p}.daemon_cpu_percent`, r.daemon_cpu_percent, '% of one core', {
+      label: 'daemon process: engine, encoder, HTTP',
+    });
+    figure(`${p}.encoder_cpu_percent`, r.encoder_cpu_percent, '% of one core');
+    figure(`${p}.ttfb_first_ms`, r.ttfb_first_ms, 'ms', {
+      label: 'first listener (starts the encoder)',
+    });
+    if (r.ttfb_join_ms !== null) {
+      figure(`${p}.ttfb_join_ms`, r.ttfb_join_ms, 'ms', { label: 'joining listeners, median' });
+    }
+  }
+  figure(
+    'listeners_50_vs_1.daemon_cpu',
+    d.fifty.daemon_cpu_percent / d.one.daemon_cpu_percent,
+    'ratio',
+    { digits: 2 },
+  );
+  figure(
+    'listeners_50_vs_1.encoder_cpu',
+    (d.fifty.encoder_cpu_percent ?? 0) / (d.one.encoder_cpu_percent || 1),
+    'ratio',
+    { digits: 2 },
+  );
+  bench.finish();
 } catch (err) {
   console.error(err.message);
   process.exitCode = 1;

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm run bench`: runs every benchmark script in order and prints their figures. Each compares
 // Tributary with the reference tool on the same input in the same run and prints the ratios.
-// `npm run bench -- native` runs only the benchmarks whose name contains "native".
+// `npm run bench -- native` runs only the benchmarks whose name contains "native". `--json` makes
+// each write bench/results/NAME.json (scripts/bench-results.mjs); a bench that misses a target it
+// states exits 1, and so does this run, unless `--report-only`.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chooseByName } from './choose-by-name.mjs';
@@ -49,15 +51,30 @@ const benches = [
   },
 ];
 
-const chosen = chooseByName(benches, process.argv.slice(2), 'benchmark');
+const args = process.argv.slice(2);
+const flags = args.filter((a) => a.startsWith('--'));
+const unknown = flags.filter((f) => f !== '--json' && f !== '--report-only');
+if (unknown.length) {
+  console.error(
+    `unknown option ${unknown.join(' ')}: npm run bench -- [NAME...] [--json] [--report-only]`,
+  );
+  process.exit(2);
+}
+const chosen = chooseByName(
+  benches,
+  args.filter((a) => !a.startsWith('--')),
+  'benchmark',
+);
 const failed = [];
 for (const b of chosen) {
   console.log(`\n=== bench: ${b.name} (${b.what})`);
   const script = fileURLToPath(new URL(b.script, import.meta.url));
-  const res = spawnSync(process.execPath, [script], { stdio: 'inherit' });
+  const res = spawnSync(process.execPath, [script, ...flags], { stdio: 'inherit' });
   if (res.status !== 0) failed.push(b.name);
 }
 if (failed.length) {
-  console.error(`\nbenchmarks that failed to run: ${failed.join(', ')}`);
+  console.error(
+    `\nbenchmarks that failed to run or missed a target they state: ${failed.join(', ')}`,
+  );
   process.exit(1);
 }

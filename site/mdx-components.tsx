@@ -2,26 +2,17 @@
 // is available in content/docs/*.mdx without an import, and markdown elements get the site's
 // versions (anchored headings, code blocks with a copy button, base-path-aware links).
 import type { MDXComponents } from 'mdx/types';
-import type { ComponentProps } from 'react';
 import { ApiReference } from '@/components/api/api-reference';
 import { Accordion, AccordionItem } from '@/components/mdx/accordion';
+import { BenchFigure, BenchSource, BenchTable } from '@/components/mdx/bench-figure';
 import { Callout, NotBuilt } from '@/components/mdx/callout';
 import { ButtonLink, Card, Cards } from '@/components/mdx/cards';
 import { CodeBlock } from '@/components/mdx/code-block';
 import { H2, H3, H4 } from '@/components/mdx/heading';
 import { ChatLink, RepoLink } from '@/components/mdx/project-links';
 import { SiteLink } from '@/components/mdx/site-link';
+import { Table } from '@/components/mdx/table';
 import { Tab, Tabs } from '@/components/mdx/tabs';
-
-function Table(props: ComponentProps<'table'>) {
-  return (
-    // A focusable wrapper (not a landmark: pages hold many tables) so wide tables scroll by keyboard.
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: scrollable regions must be focusable
-    <div className="table-wrap" tabIndex={0}>
-      <table {...props} />
-    </div>
-  );
-}
 
 export const mdxComponents: MDXComponents = {
   Tabs,
@@ -34,6 +25,9 @@ export const mdxComponents: MDXComponents = {
   Card,
   ButtonLink,
   ApiReference,
+  BenchFigure,
+  BenchTable,
+  BenchSource,
   RepoLink,
   ChatLink,
   a: SiteLink,

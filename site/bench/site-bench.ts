@@ -5,8 +5,9 @@
 //    budget 1.2x
 //  - Lighthouse scores of the four pages of the quality bar, mobile (median of RUNS) and desktop:
 //    desktop performance budget 98
-// Needs the site built (`npm run build -w site`). Prints one line per figure; exits 0 unless a
-// figure could not be measured.
+// Needs the site built (`npm run build -w site`). Prints one line per figure, and one JSON line
+// last for scripts/bench-site.mjs, which judges the budgets; exits 0 unless a figure could not be
+// measured.
 import path from 'node:path';
 import { launchLighthouseChrome, runLighthouse } from '../e2e/harness/lighthouse';
 import { outDir } from '../e2e/harness/site';
@@ -28,9 +29,17 @@ console.log('site bench: building an empty Next.js App Router page for reference
 const emptyOut = buildEmptyApp();
 
 const emptyJs = firstLoadGzipBytes(emptyOut, 'index.html');
+/** Every figure printed, for the JSON line. */
+const measured = {
+  budgets: { first_load_above_empty_bytes: 20 * 1024, tbt_ratio: 1.2, desktop_performance: 98 },
+  empty_first_load_bytes: emptyJs,
+  empty_tbt_ms: 0,
+  pages: Object.fromEntries(pages.map((page) => [page, {} as Record<string, unknown>])),
+};
 console.log(`first-load JS, empty Next page: ${kb(emptyJs)} gz`);
 for (const page of pages) {
   const ours = firstLoadGzipBytes(outDir, htmlFileOf(page));
+  Object.assign(measured.pages[page]!, { first_load_bytes: ours });
   const verdict = ours - emptyJs <= 20 * 1024 ? 'within' : 'OVER';
   console.log(
     `first-load JS ${page}: ${kb(ours)} gz, ${kb(ours - emptyJs)} above empty (${verdict} the 20 KB budget)`,
@@ -56,10 +65,12 @@ try {
   }
   const [emptyTbt = 0, ...ourTbt] = samples.map(median);
   console.log(`mobile TBT, empty Next page: ${emptyTbt.toFixed(0)} ms (median of ${runs})`);
+  measured.empty_tbt_ms = emptyTbt;
   for (const [index, page] of pages.entries()) {
     const ours = ourTbt[index] ?? Number.NaN;
     // +1 ms on both sides keeps the ratio finite when the reference blocks for 0 ms.
     const ratio = (ours + 1) / (emptyTbt + 1);
+    Object.assign(measured.pages[page]!, { tbt_ms: ours, tbt_ratio: ratio });
     console.log(
       `mobile TBT ${page}: ${ours.toFixed(0)} ms, ratio ${ratio.toFixed(2)}x the empty page (${ratio <= 1.2 ? 'within' : 'OVER'} 1.2x)`,
     );
@@ -67,18 +78,24 @@ try {
   for (const [index, page] of pages.entries()) {
     // Median of the rounds for each category.
     const rounds = mobileScores[index + 1] ?? [];
-    const scores = Object.keys(rounds[0] ?? {})
-      .map((name) => `${name} ${median(rounds.map((r) => r[name] ?? 0))}`)
+    const medians = Object.fromEntries(
+      Object.keys(rounds[0] ?? {}).map((name) => [name, median(rounds.map((r) => r[name] ?? 0))]),
+    );
+    Object.assign(measured.pages[page]!, { mobile: medians });
+    const scores = Object.entries(medians)
+      .map(([name, score]) => `${name} ${score}`)
       .join(', ');
     console.log(`lighthouse mobile ${page}: ${scores} (median of ${runs})`);
   }
   for (const page of pages) {
     const result = await runLighthouse(chrome, new URL(page.slice(1), site.url).href, 'desktop');
+    Object.assign(measured.pages[page]!, { desktop: result.scores });
     const scores = Object.entries(result.scores)
       .map(([name, score]) => `${name} ${score}`)
       .join(', ');
     console.log(`lighthouse desktop ${page}: ${scores}`);
   }
+  console.log(JSON.stringify(measured));
 } finally {
   await chrome.close();
   await site.close();

@@ -9,7 +9,8 @@
 //    sink's level meter and the visualizer stream from /ws/levels (the messages are counted).
 // BENCH_SECONDS=N sets each scenario's length (default 8). Every step has a time limit and the
 // whole run one (BENCH_TIMEOUT_S, default 300): a step that does not finish fails the bench with
-// its name, never a silent wait. Exits 0 unless a figure could not be measured.
+// its name, never a silent wait. Exits 0 unless a figure could not be measured; the figures go to
+// scripts/bench-dashboard.mjs as one JSON line last, which judges the targets.
 import type { Socket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -69,6 +70,11 @@ await step('building the empty React app', 120_000, () =>
   }),
 );
 const empty = firstLoad(emptyOut);
+/** Every figure printed, for the JSON line. */
+const measured: Record<string, unknown> = {
+  first_load: { ours, empty, budget_bytes: FIRST_LOAD_BUDGET_BYTES },
+  frame_target_ms: 1000 / 60,
+};
 rmSync(emptyOut, { recursive: true, force: true });
 console.log(`first-load JS, empty React 19 app: ${kb(empty.gzipBytes)} gz`);
 console.log(
@@ -155,7 +161,7 @@ async function scenario(label: string, page: Page, levels: { readonly count: num
   );
   const rate = (1000 * counted.messages) / counted.ms;
   console.log(formatFrames(`${label}, /ws/levels ${rate.toFixed(0)} messages/s`, figures));
-  return figures;
+  return { ...figures, levels_per_s: rate };
 }
 
 const sinks = await receivers(16);
@@ -169,14 +175,11 @@ try {
     await opened.page.getByRole('heading', { name: /^Sources/ }).waitFor();
     return opened;
   });
-  console.log(
-    formatFrames(
-      'frames, empty dashboard (floor)',
-      await step('tracing the empty dashboard', traceLimitMs, () =>
-        traceFrames(run.browser, floor.page, () => scrollPanels(floor.page)),
-      ),
-    ),
+  const floorFrames = await step('tracing the empty dashboard', traceLimitMs, () =>
+    traceFrames(run.browser, floor.page, () => scrollPanels(floor.page)),
   );
+  measured.floor = floorFrames;
+  console.log(formatFrames('frames, empty dashboard (floor)', floorFrames));
   await floor.context.close();
 
   await step('adding 16 sinks, 32 sources and 64 routes', 60_000, () => populate(run, sinks));
@@ -227,6 +230,7 @@ try {
     await livePage(fast.page, fastLevels);
   });
   const stressed = await scenario('frames, same, stats forced to 30/s', fast.page, fastLevels);
+  Object.assign(measured, { stats_1s: real, stats_30s: stressed, load: loadavg()[0] });
   clearInterval(fastStats);
   await fast.context.close();
 
@@ -248,5 +252,6 @@ try {
     console.error(e.message),
   );
 }
+if (!failed) console.log(JSON.stringify(measured));
 // Everything is closed; exit now rather than wait on a handle a library left behind.
 process.exit(failed ? 1 : 0);

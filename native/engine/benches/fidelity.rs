@@ -278,7 +278,8 @@ fn measure(run: &Run, seconds: f64, json: bool) {
     stop.store(true, Relaxed);
     let arrivals = relaying.join().unwrap_or_default();
     let sender_ppm = sender_clock::sender_ppm(&arrivals, wire_format(run.sender).0);
-    if let Some(sent) = bursty.and_then(|b| b.join().ok()) {
+    let sent = bursty.and_then(|b| b.join().ok());
+    if let Some(sent) = &sent {
         println!(
             "\n(bursty sender: {} packets, {} holds up to {:.1} ms, {:.1} ms late on average)",
             sent.packets, sent.bursts, sent.max_hold_ms, sent.mean_late_ms
@@ -309,14 +310,9 @@ fn measure(run: &Run, seconds: f64, json: bool) {
         .first()
         .map_or(0.0, |s| s.silence_ms + s.concealed_ms);
     let row = |name: &str, h: &hearing::Heard| {
+        let (p50, p99, windows, gaps, gap_ms, seconds) = heard_figures(h);
         format!(
-            "  {name:<10} pitch p50 {:7.1} p99 {:7.1} ppm ({} windows), gaps {:3} ({:7.1} ms) in {:5.1} s",
-            quantile_abs(&h.pitch_ppm, 0.5),
-            quantile_abs(&h.pitch_ppm, 0.99),
-            h.pitch_ppm.len(),
-            h.gaps.len(),
-            h.gap_ms(),
-            h.seconds
+            "  {name:<10} pitch p50 {p50:7.1} p99 {p99:7.1} ppm ({windows} windows), gaps {gaps:3} ({gap_ms:7.1} ms) in {seconds:5.1} s"
         )
     };
     println!("\n{label}");
@@ -349,21 +345,51 @@ fn measure(run: &Run, seconds: f64, json: bool) {
         row("gstreamer", &gst_heard)
     );
     if json {
+        // Every figure printed above, for scripts/bench-fidelity.mjs (bench/results/fidelity.json).
+        let moves = src.map_or((0, 0.0, 0, 0.0), |s| {
+            (s.skips, s.skipped_ms, s.repeats, s.repeated_ms)
+        });
         println!(
-            "{{\"sender\":\"{}\",\"load\":{},\"seconds\":{seconds},\"sender_clock_ppm\":{clock:.1},\"tributary\":{{\"pitch_ppm_p50\":{:.2},\"pitch_ppm_p99\":{:.2},\"gaps\":{},\"gap_ms\":{:.1},\"counted_ms\":{counted:.1},\"queued_ms\":{latency:.1},\"correction_ppm_p99\":{:.1}}},\"gstreamer\":{{\"pitch_ppm_p50\":{:.2},\"pitch_ppm_p99\":{:.2},\"gaps\":{},\"gap_ms\":{:.1}}}}}",
+            "{{\"sender\":\"{}\",\"load\":{},\"seconds\":{seconds},\"sender_clock_ppm\":{},\"tributary\":{{{},\"counted_ms\":{counted:.1},\"queued_ms\":{latency:.1},\"correction_ppm_p50\":{:.1},\"correction_ppm_p99\":{:.1},\"late\":{},\"lost\":{},\"skips\":{},\"skipped_ms\":{:.1},\"repeats\":{},\"repeated_ms\":{:.1}}},\"gstreamer\":{{{}}},\"bursty\":{}}}",
             run.sender,
             run.load,
-            quantile_abs(&trib_heard.pitch_ppm, 0.5),
-            quantile_abs(&trib_heard.pitch_ppm, 0.99),
-            trib_heard.gaps.len(),
-            trib_heard.gap_ms(),
+            sender_ppm.map_or("null".into(), |p| format!("{p:.1}")),
+            heard_json(&trib_heard),
+            quantile_abs(&corrections, 0.5),
             quantile_abs(&corrections, 0.99),
-            quantile_abs(&gst_heard.pitch_ppm, 0.5),
-            quantile_abs(&gst_heard.pitch_ppm, 0.99),
-            gst_heard.gaps.len(),
-            gst_heard.gap_ms(),
+            src.map_or(0, |s| s.late),
+            src.map_or(0, |s| s.lost),
+            moves.0,
+            moves.1,
+            moves.2,
+            moves.3,
+            heard_json(&gst_heard),
+            sent.map_or("null".into(), |b| format!(
+                "{{\"packets\":{},\"holds\":{},\"max_hold_ms\":{:.1},\"mean_late_ms\":{:.1}}}",
+                b.packets, b.bursts, b.max_hold_ms, b.mean_late_ms
+            )),
         );
     }
+}
+
+/// What one receiver heard: pitch p50 and p99 (ppm), windows, gaps, gap ms, seconds heard.
+fn heard_figures(h: &hearing::Heard) -> (f64, f64, usize, usize, f64, f64) {
+    (
+        quantile_abs(&h.pitch_ppm, 0.5),
+        quantile_abs(&h.pitch_ppm, 0.99),
+        h.pitch_ppm.len(),
+        h.gaps.len(),
+        h.gap_ms(),
+        h.seconds,
+    )
+}
+
+/// The figures `row` prints, as JSON fields.
+fn heard_json(h: &hearing::Heard) -> String {
+    let (p50, p99, windows, gaps, gap_ms, seconds) = heard_figures(h);
+    format!(
+        "\"pitch_ppm_p50\":{p50:.2},\"pitch_ppm_p99\":{p99:.2},\"windows\":{windows},\"gaps\":{gaps},\"gap_ms\":{gap_ms:.1},\"heard_s\":{seconds:.1}"
+    )
 }
 
 /// `sender, load` as the bench prints it.

@@ -1,9 +1,9 @@
 //! The benches' command line, one parser for all of them: `--seconds N`, `--json` (one JSON line
-//! per result), `--only TEXT` (the runs whose label holds it), and the topology of the graph and
-//! loopback benches (`--sources 32 --sinks 16 --per-sink 4 --eq distinct|same|flat`, with
-//! `--latency-seconds N`, `--idle N`, `--gst-reference N`; see `topology.rs`). A flag it does not
-//! know is skipped with its value; what `cargo bench` adds (`--bench`) is skipped. Included by
-//! `#[path]`.
+//! per result), `--only TEXT` (the runs whose label holds it), `--report-only` (a target missed
+//! does not make the exit status 1), and the topology of the graph and loopback benches
+//! (`--sources 32 --sinks 16 --per-sink 4 --eq distinct|same|flat`, with `--latency-seconds N`,
+//! `--idle N`, `--gst-reference N`; see `topology.rs`). A flag it does not know is skipped with its
+//! value; what `cargo bench` adds (`--bench`) is skipped. Included by `#[path]`.
 #![allow(dead_code)]
 
 /// Which equalizer each path gets.
@@ -32,6 +32,8 @@ pub struct BenchArgs {
     pub seconds: f64,
     /// Empty: every run.
     pub only: String,
+    /// Exit 0 even when a target the bench states is missed.
+    pub report_only: bool,
     pub sources: usize,
     pub sinks: usize,
     /// Sources each sink mixes (`sources` of them: every source on every sink).
@@ -56,6 +58,7 @@ pub fn parse_from(argv: impl IntoIterator<Item = String>, default_seconds: f64) 
         json: false,
         seconds: default_seconds,
         only: String::new(),
+        report_only: false,
         sources: 32,
         sinks: 16,
         per_sink: 4,
@@ -69,6 +72,10 @@ pub fn parse_from(argv: impl IntoIterator<Item = String>, default_seconds: f64) 
         match flag.as_str() {
             "--json" => {
                 a.json = true;
+                continue;
+            }
+            "--report-only" => {
+                a.report_only = true;
                 continue;
             }
             "--bench" => continue,

@@ -2,10 +2,11 @@
 //! tests (`mod common;`): an engine on ephemeral ports, a Scream sender, a UDP receiver, tone
 //! analysis (frequency by zero crossings, RMS level) and `skip_for_environment`. The other files
 //! are included by `#[path]` by the tests and benches that use them (only those build them):
-//! the benches' command line (`args.rs`, `topology.rs`), real senders and daemons (`senders.rs`,
-//! `pulse.rs`, `pipewire.rs`, `bursty.rs`, `relay.rs`, `rtp_sender.rs`, `whep_peer.rs`), and
-//! what a listener hears (`hearing.rs`, `listen.rs`, `sender_clock.rs`, `arrival.rs`), the MP3
-//! tests' fixture (`mp3.rs`) and one block of `tributary render` (`render_job.rs`).
+//! the benches' command line and targets (`args.rs`, `topology.rs`, `targets.rs`), real senders
+//! and daemons (`senders.rs`, `pulse.rs`, `pipewire.rs`, `bursty.rs`, `relay.rs`,
+//! `rtp_sender.rs`, `whep_peer.rs`), and what a listener hears (`hearing.rs`, `listen.rs`,
+//! `sender_clock.rs`, `arrival.rs`), the MP3 tests' fixture (`mp3.rs`) and one block of
+//! `tributary render` (`render_job.rs`).
 #![allow(dead_code)]
 
 pub mod rtp_sender;

@@ -1,12 +1,12 @@
 //! What the fidelity tests hold a run to, and how attempts count.
 //!
-//! Bounds: the figures published in content/docs/processor.mdx ("Measured with real
-//! senders"), times 1.5 plus 1 ppm (a 10 s run has few windows; 1 ppm is the measure's own
-//! resolution over half a second). The bench's table (5-minute runs, 60 s for payload type 10,
-//! on a quiet 2-core machine) gives each sender's p50, and its p99 bounds every window of a
-//! run. The bench found no gap in any run, so none is allowed. A 10 s run measures from 5 s to
-//! 10 s, which is when the first drift estimate comes in (after 8 one-second windows): from
-//! ffmpeg's bursts that young estimate can be tens of ppm off, and the docs publish what it
+//! Bounds: the figures content/docs/processor.mdx published from the fidelity bench's runs on a
+//! quiet 2-core machine in November 2026 (5-minute runs, 60 s for payload type 10; the page now
+//! renders the committed bench/results/fidelity.json instead), times 1.5 plus 1 ppm (a 10 s run
+//! has few windows; 1 ppm is the measure's own resolution over half a second). Each sender's p50
+//! bounds a run's p50, and its p99 bounds every window of a run. The bench found no gap in any
+//! run, so none is allowed. A 10 s run measures from 5 s to 10 s, which is when the first drift
+//! estimate comes in (after 8 one-second windows): from ffmpeg's bursts that young estimate can be tens of ppm off, and the docs publish what it
 //! does to the pitch ("up to about 25 ppm" for a few seconds, [`YOUNG_ESTIMATE_PPM`]); the
 //! 5-minute p99s do not cover it. So a window of an ffmpeg run may reach that figure (with the
 //! same margin) where the table's p99 is lower.
@@ -27,7 +27,7 @@ use crate::relay::Delivery;
 
 /// Pitch figures the bench published for one sender and load, ppm.
 pub struct Published {
-    /// The row of the table in content/docs/processor.mdx.
+    /// The row of the table content/docs/processor.mdx published (November 2026).
     pub row: &'static str,
     pub p50: f64,
     pub p99: f64,
