@@ -95,7 +95,10 @@ export async function run(argv: string[], io: CommandIO = processIO): Promise<nu
     if (!existsSync(where.program)) {
       return fail(`${where.program} is not built: run npm run build -w @tributary/daemon first`);
     }
-    for (const path of [where.node, where.launcher, where.program]) {
+    // Whether the service user can reach this checkout is a question about this machine: a
+    // staged root (--root, tests and images) is checked where it is installed.
+    const reach = where.root === '/' ? [where.node, where.launcher, where.program] : [];
+    for (const path of reach) {
       const blocked = unreachableBy(path);
       if (blocked) {
         return fail(

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli.js';
-import { layout } from '../../src/commands/service/layout.js';
+import { layout, unreachableBy } from '../../src/commands/service/layout.js';
 import { runCommand, tempDir } from '../helpers.js';
 
 const run = (...args: string[]) => runCommand(main, args);
@@ -215,4 +216,19 @@ test('service --help lists both commands; conflicting choices are bad usage', as
   const both = await run('service', 'install', '--yes', '--copy');
   assert.equal(both.status, 2);
   assert.match(both.stderr, /choose one of --yes, --copy/);
+});
+
+test('a folder others cannot enter on the way to the checkout is found (the check install makes on this machine)', (t) => {
+  const base = tempDir(t);
+  chmodSync(base, 0o755); // mkdtemp makes it 0700
+  const dir = join(base, 'private');
+  mkdirSync(join(dir, 'repo'), { recursive: true, mode: 0o755 });
+  const file = join(dir, 'repo', 'cli.js');
+  writeFileSync(file, '', { mode: 0o644 });
+  chmodSync(dir, 0o700);
+  assert.deepEqual(unreachableBy(file), { dir, mode: 0o700 });
+  chmodSync(dir, 0o755);
+  assert.equal(unreachableBy(file), undefined);
+  chmodSync(file, 0o600);
+  assert.deepEqual(unreachableBy(file), { dir: file, mode: 0o600 });
 });
