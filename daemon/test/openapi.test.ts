@@ -28,6 +28,7 @@ test('the document covers every route with tags, request schemas and error respo
     'Equalizers',
     'Streaming',
     'Discovery',
+    'Plugins',
     'System',
   ]);
   const expected = [
@@ -66,6 +67,9 @@ test('the document covers every route with tags, request schemas and error respo
     'put /api/discovery/settings',
     'post /api/discovery/streams/{id}/add',
     'post /api/discovery/devices/{id}/add',
+    // The specification's plugin endpoints.
+    'get /plugins/playurl/play',
+    'post /plugins/playurlmultiple/play',
   ];
   for (const op of expected) {
     const [method, path] = op.split(' ') as [string, string];
