@@ -34,6 +34,8 @@ Environment:
                                 json, or pretty
   DISCOVERY                     on (default): SAP and mDNS as config.yaml's sap and mdns
                                 sections say; off opens no discovery socket (Docker bridge mode)
+  PLUGINS_DIRECTORY             A folder of plugins (*.js, *.mjs) loaded at start (default none)
+  PLAYURL_DIRECTORY             The only folder file: URLs may play from (default none)
 
 Audio engine (ports are comma-separated lists; off for none):
   ENGINE                        on (default), or off to run the API without audio

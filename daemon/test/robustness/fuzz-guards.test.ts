@@ -62,6 +62,8 @@ const BODIES: { type?: string; payload?: string }[] = [
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
 const SETTER = /^\/(sinks|sources|routes)\/[^/]+\/(enable|disable|volume\/[^/]+|delay\/[^/]+)$/;
 const MEDIA = /^\/sources\/[^/]+\/(play|nexttrack|prevtrack)$/;
+/** The playurl plugin's GET, a setter of the specification too. */
+const PLAY_URL = /^\/plugins\/playurl\/play$/;
 
 /** A route's URL with its parameters filled in. */
 function concrete(url: string, name: string): string {
@@ -82,7 +84,8 @@ function expected(r: Sample): 421 | 403 | null {
     (r.origin !== undefined && !OWN_HOSTS[r.host]!.includes(r.origin));
   const path = r.url.split('?')[0]!;
   const setter =
-    (r.method === 'GET' || r.method === 'HEAD') && (SETTER.test(path) || MEDIA.test(path));
+    (r.method === 'GET' || r.method === 'HEAD') &&
+    (SETTER.test(path) || MEDIA.test(path) || PLAY_URL.test(path));
   const changes = !['GET', 'HEAD', 'OPTIONS'].includes(r.method) || setter || r.upgrade;
   return crossSite && changes ? 403 : null;
 }
