@@ -6,9 +6,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { addEntity } from '../config/model.js';
+import { errors } from '../routes/shared.js';
 import { FLAT_EQUALIZER, Name } from '../schema/common.js';
 import type { Config } from '../schema/files.js';
-import { ErrorResponse } from '../schema/problem.js';
 import { SOURCE_DEFAULTS, type SourceInput } from '../schema/source.js';
 import type { PluginContext, TributaryPlugin } from './types.js';
 
@@ -84,7 +84,6 @@ export function tonePlugin(): TributaryPlugin {
     }
   };
 
-  const error = (description: string) => Type.Ref(ErrorResponse, { description });
   const routes: FastifyPluginAsync = async (fastify) => {
     const tags = ['Plugins'];
     fastify.get(
@@ -94,11 +93,7 @@ export function tonePlugin(): TributaryPlugin {
           tags,
           operationId: 'getTone',
           summary: 'The test tone',
-          response: {
-            200: ToneSettingsSchema,
-            401: error('API_TOKEN is set and missing.'),
-            500: error('Unexpected failure; details are in the daemon log.'),
-          },
+          response: { 200: ToneSettingsSchema, ...errors() },
         },
       },
       () => settings,
@@ -111,12 +106,7 @@ export function tonePlugin(): TributaryPlugin {
           operationId: 'setTone',
           summary: 'Set the test tone (every tone source, from now on)',
           body: ToneSettingsSchema,
-          response: {
-            200: ToneSettingsSchema,
-            400: error('A value out of range; the body names it.'),
-            401: error('API_TOKEN is set and missing.'),
-            500: error('Unexpected failure; details are in the daemon log.'),
-          },
+          response: { 200: ToneSettingsSchema, ...errors(400) },
         },
       },
       (request) => Object.assign(settings, request.body),
@@ -134,10 +124,7 @@ export function tonePlugin(): TributaryPlugin {
           body: Type.Object({ name: Name }, { additionalProperties: false }),
           response: {
             201: Type.Object({ name: Type.String(), config_id: Type.String() }),
-            400: error('A bad name; the body names the rule.'),
-            401: error('API_TOKEN is set and missing.'),
-            409: error('A source by that name exists.'),
-            500: error('Unexpected failure; details are in the daemon log.'),
+            ...errors(400, 409),
           },
         },
       },
