@@ -72,18 +72,24 @@ async function until(what: string, check: () => Promise<boolean>, ms = 10_000) {
   }
 }
 
+/** A daemon with a tone sent to it (1 kHz left, 440 Hz right, -6 dBFS) until `stop` aborts. */
+async function toneDaemon(t: TestContext) {
+  const d = await daemon(t);
+  const tx = await udp(t);
+  const stop = new AbortController();
+  t.after(() => stop.abort());
+  const sending = sendTone(
+    tx,
+    d.screamPort,
+    { hz: 1000, hzRight: 440, amplitude: 0.5 },
+    stop.signal,
+  );
+  return { d, stop, sending };
+}
+
 describe('MP3 over HTTP', () => {
   test('ffprobe reads 320 kbit/s stereo MP3 at the sink rate; a routed tone decodes at its frequency and level, channels apart', async (t) => {
-    const d = await daemon(t);
-    const tx = await udp(t);
-    const stop = new AbortController();
-    t.after(() => stop.abort());
-    const sending = sendTone(
-      tx,
-      d.screamPort,
-      { hz: 1000, hzRight: 440, amplitude: 0.5 },
-      stop.signal,
-    );
+    const { d, stop, sending } = await toneDaemon(t);
 
     const probe = await ffprobe(d.url);
     assert.equal(probe.codec_name, 'mp3');
@@ -123,16 +129,7 @@ describe('MP3 over HTTP', () => {
   });
 
   test("a player's clock is steady from the first frame: packet times start at 0 and step one frame (24 ms), for the first listener and for one joining with the backlog", async (t) => {
-    const d = await daemon(t);
-    const tx = await udp(t);
-    const stop = new AbortController();
-    t.after(() => stop.abort());
-    const sending = sendTone(
-      tx,
-      d.screamPort,
-      { hz: 1000, hzRight: 440, amplitude: 0.5 },
-      stop.signal,
-    );
+    const { d, stop, sending } = await toneDaemon(t);
     const steady = (times: number[], who: string) => {
       assert.ok(times.length >= 100, `${who}: ${times.length} packets`);
       assert.equal(times[0], 0, `${who}: the first packet's time`);
