@@ -78,13 +78,19 @@ describe('MP3 stream on the plain HTTP port', () => {
     await run('ffmpeg', ['-v', 'error', '-i', d.stream, '-t', '3', '-f', 'null', '-'], {
       timeout: 30_000,
     });
-    assertTone(await ffmpegDecode(d.stream, 4), 2.5, 'ffmpeg');
-    // mpg123 with its own HTTP client (no --network curl, no CA bundle): 10 s of frames.
-    assertTone(await mpg123Decode(d.stream, 417), 9.5, 'mpg123');
-    // VLC (Debian's vlc-bin and vlc-plugin-base, which .ci/run installs) into a WAV file.
+    // The three players at once, each a listener of its own (they play in real time).
     const dir = tempDir(t);
     chmodSync(dir, 0o777);
-    assertTone(await vlcDecode(d.stream, 10, dir), 8, 'VLC');
+    const [byFfmpeg, byMpg123, byVlc] = await Promise.all([
+      ffmpegDecode(d.stream, 4),
+      // mpg123 with its own HTTP client (no --network curl, no CA bundle): 10 s of frames.
+      mpg123Decode(d.stream, 417),
+      // VLC (Debian's vlc-bin and vlc-plugin-base, which .ci/run installs) into a WAV file.
+      vlcDecode(d.stream, 10, dir),
+    ]);
+    assertTone(byFfmpeg, 2.5, 'ffmpeg');
+    assertTone(byMpg123, 9.5, 'mpg123');
+    assertTone(byVlc, 8, 'VLC');
   });
 
   test('only GET of a stream is served; everything else still redirects to HTTPS', async (t) => {

@@ -76,9 +76,11 @@ fn sinks_send_silence_at_the_nominal_cadence_when_nothing_plays() {
     let per = span.as_secs_f64() / (packets.len() - 1) as f64;
     assert!((per - 0.006).abs() < 0.0005, "mean interval {per}");
     engine.stop();
-    // After stop nothing more is sent.
+    // After stop nothing more is sent. What the socket holds was sent before it: on a loaded
+    // machine the test reads those late (7 were queued once), so they are read away first.
+    drain(&rx);
     let after = collect(&rx, 0.2);
-    assert!(after.len() <= 1, "{} packets after stop", after.len());
+    assert!(after.is_empty(), "{} packets after stop", after.len());
 }
 
 #[test]

@@ -172,6 +172,20 @@ pub fn collect(socket: &UdpSocket, seconds: f64) -> Vec<(Instant, Vec<u8>)> {
     out
 }
 
+/// Reads away every datagram already queued on `socket` and returns how many there were: after
+/// [`tributary_engine::Engine::stop`] (which joins the engine's threads) these were all sent
+/// before the stop, however late the test got to read them.
+pub fn drain(socket: &UdpSocket) -> usize {
+    socket.set_nonblocking(true).unwrap();
+    let mut buf = [0u8; 4096];
+    let mut n = 0;
+    while socket.recv_from(&mut buf).is_ok() {
+        n += 1;
+    }
+    socket.set_nonblocking(false).unwrap();
+    n
+}
+
 /// De-interleaves little- or big-endian 16-bit stereo into two channels of f64.
 pub fn split_s16(bytes: &[u8], big_endian: bool) -> [Vec<f64>; 2] {
     let mut l = Vec::new();
