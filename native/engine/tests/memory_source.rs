@@ -90,8 +90,12 @@ fn an_in_process_tone_plays_through_a_scream_sink_resampled_at_its_level() {
         ..PathSpec::new("mem")
     };
     play(&mut engine, vec![scream_sink("out", port, vec![path])]);
-    let writing = std::thread::spawn(move || write_tone(writer, 0.8, 2.5, None));
+    // The writer goes on for a second after the 2.5 s heard, so the statistics below are read
+    // while it still feeds the source (read once it had stopped, the source's buffer was found
+    // draining, 4 ms, on a loaded machine).
+    let writing = std::thread::spawn(move || write_tone(writer, 0.8, 3.5, None));
     let packets = collect(&rx, 2.5);
+    let stats = engine.stats();
     writing.join().unwrap();
     let [l, r] = audio_of(&packets);
     assert!(
@@ -109,7 +113,6 @@ fn an_in_process_tone_plays_through_a_scream_sink_resampled_at_its_level() {
     assert!((rl - 0.4 / 2f64.sqrt()).abs() < 0.01, "left rms {rl}");
     assert!((rr - 0.2 / 2f64.sqrt()).abs() < 0.01, "right rms {rr}");
     assert!(longest_silence(l) < 10, "a gap in the tone");
-    let stats = engine.stats();
     let mem = source(&stats.sources, "mem");
     println!("{mem:?}");
     assert_eq!(mem.format.as_deref(), Some("memory s16le 44100 Hz 2 ch"));
