@@ -13,19 +13,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { suites } from './test-suites.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** From the least capable; the names TRIBUTARY_SIMD takes. */
 export const LEVELS = ['sse2', 'avx2', 'avx512'];
 
 /** The native suite's cargo arguments (scripts/test-suites.mjs), so --no-run builds nothing new. */
-export const CARGO_TEST = [
-  'test',
-  '--workspace',
-  '--no-fail-fast',
-  '--features',
-  'tributary-engine/fault-injection',
-];
+export const CARGO_TEST = suites.find((s) => s.name === 'native: cargo test').args;
 
 /**
  * Test targets run masked, by crate folder: `*` every target (the DSP kernels and their scalar

@@ -63,8 +63,9 @@ export const suites = [
     ],
     format: 'cargo',
   },
-  // The DSP and engine tests again with the CPU's best instruction set masked (TRIBUTARY_SIMD:
-  // AVX-512 -> avx2, AVX2 -> sse2), so a machine with it proves the suite passes without it.
+  // The tests that compute audio again with the CPU's best instruction set masked (TRIBUTARY_SIMD:
+  // AVX-512 -> avx2, AVX2 -> sse2), so a machine with it proves the suite passes without it: the
+  // programs the suite above built, so it must run after it (which files: the script's lists).
   {
     name: 'native: masked SIMD',
     cmd: 'node',
