@@ -116,11 +116,18 @@ export const suites = [
     format: 'node-test',
   },
   // The Debian package and the container image's build steps (scripts/package/): built from
-  // this checkout, installed in a throwaway copy of the machine's root, run as their user.
+  // this checkout, installed in a throwaway copy of the machine's root, run as their user. The
+  // files run side by side (each in its own temporary folders and mount namespace): they wait
+  // mostly on npm, dpkg and lintian.
   {
     name: 'packaging',
     cmd: 'node',
-    args: ['--test', '--test-reporter=spec', ...filesIn('scripts/package/test', /\.test\.mjs$/)],
+    args: [
+      '--test',
+      '--test-concurrency=2',
+      '--test-reporter=spec',
+      ...filesIn('scripts/package/test', /\.test\.mjs$/),
+    ],
     format: 'node-test',
   },
   {
