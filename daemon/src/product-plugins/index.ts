@@ -10,8 +10,7 @@ import type { PluginStats } from '../schema/plugins.js';
 import { loadFolder } from './folder.js';
 import { httpError, PlayUrlError } from './playurl/errors.js';
 import { playUrlPlugins } from './playurl/index.js';
-import { PLAYURL_DEFAULTS, type PlayUrlLimits } from './playurl/limits.js';
-import { Playbacks } from './playurl/playbacks.js';
+import { Playbacks, type PlaybacksOptions } from './playurl/playbacks.js';
 import { TemporarySources } from './temporary.js';
 import { tonePlugin } from './tone.js';
 import type { PluginContext, TributaryPlugin } from './types.js';
@@ -26,8 +25,12 @@ declare module 'fastify' {
 export interface ProductPluginOptions {
   /** PLUGINS_DIRECTORY: a folder of plugin files (`*.js`, `*.mjs`); null: built-ins only. */
   readonly directory?: string | null;
-  /** The play-URL limits (defaults: PLAYURL_DEFAULTS). */
-  readonly playUrl?: Partial<PlayUrlLimits>;
+  /**
+   * PLAYURL_DIRECTORY (`directory`, the only folder file: URLs may play from) and the window of
+   * the play-URL log cap (`logWindowMs`, a minute; tests shorten it). The play-URL limits are
+   * config.yaml's `plugins.playurl`, read at each request.
+   */
+  readonly playUrl?: PlaybacksOptions;
 }
 
 /** Longest a plugin's start may take before it is disabled. */
@@ -46,7 +49,7 @@ export default fp(
     const log = fastify.log.child({ component: 'plugins' });
     const store = fastify.configStore;
     const temporary = new TemporarySources(fastify.engine);
-    const playbacks = new Playbacks({ ...PLAYURL_DEFAULTS, ...options.playUrl });
+    const playbacks = new Playbacks(options.playUrl);
     const entries: Entry[] = [...playUrlPlugins(playbacks), tonePlugin()].map((plugin) => ({
       plugin,
       name: plugin.name,
