@@ -11,6 +11,7 @@ import { loadFolder } from './folder.js';
 import { httpError, PlayUrlError } from './playurl/errors.js';
 import { playUrlPlugins } from './playurl/index.js';
 import { Playbacks, type PlaybacksOptions } from './playurl/playbacks.js';
+import { OwnSources } from './plugin-sources.js';
 import { TemporarySources } from './temporary.js';
 import { tonePlugin } from './tone.js';
 import type { PluginContext, TributaryPlugin } from './types.js';
@@ -42,6 +43,8 @@ interface Entry {
   readonly builtin: boolean;
   state: 'running' | 'failed' | 'stopped';
   error: string | null;
+  /** Its permanent sources, once it has a context. */
+  sources?: OwnSources;
 }
 
 export default fp(
@@ -71,6 +74,7 @@ export default fp(
       const { plugin } = entry;
       if (!plugin) continue;
       const pluginLog = log.child({ plugin: entry.name });
+      entry.sources = new OwnSources(entry.name, store, fastify.engine);
       const context: PluginContext = {
         log: {
           info: (m) => pluginLog.info(m),
@@ -80,6 +84,7 @@ export default fp(
         engine: fastify.engine,
         temporary,
         config: () => store.snapshot().config,
+        sources: entry.sources,
         // Its errors are the API's (400, 404, 422, 502, ...), for a plugin's route to pass on.
         playUrls: async (urls, sink) => {
           try {
@@ -95,6 +100,7 @@ export default fp(
       } catch (err) {
         entry.state = 'failed';
         entry.error = `start: ${(err as Error).message}`;
+        entry.sources.closeAll();
         pluginLog.error(`plugin ${entry.name} disabled: ${entry.error}`);
       }
       if (plugin.routes) {
@@ -118,6 +124,7 @@ export default fp(
 
     const unsubscribe = store.subscribe((snapshot) => {
       for (const entry of entries) {
+        entry.sources?.follow(snapshot.config);
         if (entry.state !== 'running' || !entry.plugin?.load) continue;
         Promise.resolve()
           .then(() => entry.plugin?.load?.(snapshot.config))
@@ -151,6 +158,8 @@ export default fp(
         }
         entry.state = 'stopped';
       }
+      // What every plugin opened of its permanent sources (one that failed included).
+      for (const entry of entries) entry.sources?.closeAll();
     });
   },
   { name: 'product-plugins', fastify: '5.x', dependencies: ['config-store', 'engine'] },
