@@ -97,6 +97,17 @@ export const NotAddableError = createError<'TRIBUTARY_NOT_ADDABLE', 409, [string
   409,
 );
 
+/** 409: a plugin has as many permanent sources as it may. Args: plugin, count, cap. */
+export const PluginSourceLimitError = createError<
+  'TRIBUTARY_PLUGIN_SOURCE_LIMIT',
+  409,
+  [string, string, string]
+>(
+  'TRIBUTARY_PLUGIN_SOURCE_LIMIT',
+  'Plugin %s has %s permanent sources, the most a plugin may have (%s): remove one first',
+  409,
+);
+
 /** 401: API_TOKEN is set and the request did not carry it. */
 export const UnauthorizedError = createError<'TRIBUTARY_UNAUTHORIZED', 401, []>(
   'TRIBUTARY_UNAUTHORIZED',

@@ -24,7 +24,8 @@ const blocks = readdirSync(docs)
   );
 
 const isConfig = (keys: string[]) =>
-  keys.length > 0 && keys.every((k) => ['revision', 'sinks', 'sources', 'routes'].includes(k));
+  keys.length > 0 &&
+  keys.every((k) => ['revision', 'sinks', 'sources', 'routes', 'plugins'].includes(k));
 
 test('the docs have config.yaml and equalizers.yaml examples to check', () => {
   assert.ok(blocks.filter((b) => isConfig(b.keys)).length >= 8);

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import type { TestContext } from 'node:test';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { type AppOptions, app, fastifyOptions } from '../src/app.js';
@@ -55,15 +56,23 @@ export interface Built extends FastifyInstance {
 
 /**
  * Builds the app on an un-listened Fastify instance over config files in a temporary directory
- * (or `options.configPath`), closed when the test ends.
+ * (or `options.configPath`), closed when the test ends. With `logs`, the log's lines (JSON, info
+ * and above) are pushed there.
  */
 export async function build(
   t: TestContext,
-  options: Partial<AppOptions> & { dir?: string; routes?: RouteOptions[] } = {},
+  options: Partial<AppOptions> & { dir?: string; routes?: RouteOptions[]; logs?: string[] } = {},
 ): Promise<Built> {
-  const { routes, ...appOptions } = options;
+  const { routes, logs, ...appOptions } = options;
   const dir = options.dir ?? tempDir(t);
-  const fastify = Fastify({ ...fastifyOptions, logger: false });
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      logs?.push(String(chunk));
+      done();
+    },
+  });
+  const logger = logs ? { level: 'info', stream } : false;
+  const fastify = Fastify({ ...fastifyOptions, logger });
   // The route table, for tests that walk every route (a route added later is covered too).
   if (routes) fastify.addHook('onRoute', (route) => void routes.push(route));
   await fastify.register(app, {

@@ -163,7 +163,7 @@ function stats(
       levels: { clients: 0, messages: 0, skipped: 0, closed_slow: 0 },
     },
     refusals: { unknown_host: 0, cross_site: 0, vnc_not_rfb: 0, last: null },
-    plugins: { plugins: [], playing: 0, played: 0, skipped: 0 },
+    plugins: { plugins: [], playing: 0, played: 0, skipped: 0, log_suppressed: 0 },
     ...extra,
   };
 }

@@ -2,7 +2,7 @@
 import { EQ_BAND_KEYS, type EqBandKey, FLAT_EQUALIZER } from '../schema/common.js';
 import type { EqualizerPreset } from '../schema/equalizer-preset.js';
 import type { ConfigPart, EqualizersPart } from './documents.js';
-import { discoveryDefaults } from './model.js';
+import { settingsDefaults } from './model.js';
 
 function preset(name: string, gains: Partial<Record<EqBandKey, number>>): EqualizerPreset {
   const bands = { ...FLAT_EQUALIZER };
@@ -12,7 +12,7 @@ function preset(name: string, gains: Partial<Record<EqBandKey, number>>): Equali
 
 /** No sinks, sources or routes: the daemon starts empty and is configured through the API. */
 export function defaultConfig(): ConfigPart {
-  return { sinks: [], sources: [], routes: [], favorites: [], ...discoveryDefaults() };
+  return { sinks: [], sources: [], routes: [], favorites: [], ...settingsDefaults() };
 }
 
 /** A few presets to start from (gains are linear: 1.0 flat). */

@@ -78,7 +78,7 @@ export function adoptIds(base: ConfigPart, theirs: Parsed<ConfigPart>): void {
   }
 }
 
-/** config.yaml: sinks, sources and routes, merged by config_id; the sap and mdns sections;
+/** config.yaml: sinks, sources and routes, merged by config_id; the sap, mdns and plugins sections;
  * the favorites. */
 export function configDocument(path: string): Doc<ConfigPart> {
   return {
@@ -97,6 +97,7 @@ export function configDocument(path: string): Doc<ConfigPart> {
       routes: c.routes,
       sap: c.sap,
       mdns: c.mdns,
+      plugins: c.plugins,
       favorites: c.favorites,
     }),
     merge: (base, ours, theirs, conflicts) => {
@@ -112,6 +113,7 @@ export function configDocument(path: string): Doc<ConfigPart> {
         routes: mergeLists(base.routes, ours.routes, theirs.routes, (e) => e.config_id, conflicts),
         sap: mergeSection('sap', base.sap, ours.sap, theirs.sap, conflicts),
         mdns: mergeSection('mdns', base.mdns, ours.mdns, theirs.mdns, conflicts),
+        plugins: mergeSection('plugins', base.plugins, ours.plugins, theirs.plugins, conflicts),
       };
       const favorites = mergeFavorites(base.favorites, ours.favorites, theirs.favorites);
       return { ...entries, favorites: existingFavorites(favorites, entries) };

@@ -26,7 +26,7 @@ export class ConfigFileError extends Error {
 
 export type ConfigPart = Pick<
   Config,
-  'sinks' | 'sources' | 'routes' | 'sap' | 'mdns' | 'favorites'
+  'sinks' | 'sources' | 'routes' | 'sap' | 'mdns' | 'plugins' | 'favorites'
 >;
 export type EqualizersPart = Pick<Config, 'equalizers'>;
 
@@ -108,6 +108,7 @@ export function parseConfigText(text: string, file: string): Parsed<ConfigPart> 
     // Validation filled in every default, so the input forms are complete here.
     sap: raw.sap as Config['sap'],
     mdns: raw.mdns as Config['mdns'],
+    plugins: raw.plugins as Config['plugins'],
   };
   const value: ConfigPart = { ...entries, favorites: existingFavorites(raw.favorites, entries) };
   const semantic = validateConfig({ ...value, equalizers: [] });
@@ -204,7 +205,7 @@ function render(comment: string, value: unknown): string {
 
 export function configText(config: ConfigPart, revision = 0): string {
   return render(
-    ' Tributary configuration: sinks, sources, routes and discovery (sap, mdns).\n' +
+    ' Tributary configuration: sinks, sources, routes, discovery (sap, mdns) and plugins.\n' +
       ' Saved by the daemon on every change. Hand edits are picked up a few seconds after the file\n' +
       ' is saved; a file that fails validation is reported in the log and not overwritten.\n' +
       ' Leave `revision` as it is: it lets your edit be merged with API changes made meanwhile.\n' +
@@ -219,6 +220,7 @@ export function configText(config: ConfigPart, revision = 0): string {
       routes: config.routes.map((e) => ordered(e, ROUTE_ORDER)),
       sap: config.sap,
       mdns: config.mdns,
+      plugins: config.plugins,
       // Starred entries (config_ids, in order), written only once there are some.
       ...(config.favorites.length > 0 ? { favorites: config.favorites } : {}),
     },

@@ -21,6 +21,7 @@ import {
 import { MDNS_DEFAULTS, SAP_DEFAULTS } from '../schema/discovery.js';
 import type { EqualizerPreset } from '../schema/equalizer-preset.js';
 import type { Config } from '../schema/files.js';
+import { PLUGIN_SETTINGS_DEFAULTS } from '../schema/plugin-settings.js';
 import type { Problem } from '../schema/problem.js';
 import type { Route, RouteInput, RoutePatch } from '../schema/route.js';
 import type { Sink, SinkInput, SinkPatch } from '../schema/sink.js';
@@ -45,7 +46,7 @@ export type InputOf<K extends Kind> = Static<SchemasOf[K]['input']>;
 export type PatchOf<K extends Kind> = Static<SchemasOf[K]['patch']>;
 
 /** The entries of a configuration, without its settings sections. */
-export type Entries = Omit<Config, 'sap' | 'mdns'>;
+export type Entries = Omit<Config, 'sap' | 'mdns' | 'plugins'>;
 
 export const LIST_OF = { sink: 'sinks', source: 'sources', route: 'routes' } as const;
 
@@ -56,16 +57,17 @@ export function emptyConfig(): Config {
     routes: [],
     equalizers: [],
     favorites: [],
-    ...discoveryDefaults(),
+    ...settingsDefaults(),
   };
 }
 
-/** The sap and mdns sections with every field at its default. */
-export function discoveryDefaults(): Pick<Config, 'sap' | 'mdns'> {
-  return structuredClone({ sap: SAP_DEFAULTS, mdns: MDNS_DEFAULTS }) as Pick<
-    Config,
-    'sap' | 'mdns'
-  >;
+/** The settings sections (sap, mdns, plugins) with every field at its default. */
+export function settingsDefaults(): Pick<Config, 'sap' | 'mdns' | 'plugins'> {
+  return structuredClone({
+    sap: SAP_DEFAULTS,
+    mdns: MDNS_DEFAULTS,
+    plugins: PLUGIN_SETTINGS_DEFAULTS,
+  }) as Pick<Config, 'sap' | 'mdns' | 'plugins'>;
 }
 
 export function listOf<K extends Kind>(config: Entries, kind: K): EntityOf<K>[] {

@@ -10,8 +10,8 @@ import type { PluginStats } from '../schema/plugins.js';
 import { loadFolder } from './folder.js';
 import { httpError, PlayUrlError } from './playurl/errors.js';
 import { playUrlPlugins } from './playurl/index.js';
-import { PLAYURL_DEFAULTS, type PlayUrlLimits } from './playurl/limits.js';
-import { Playbacks } from './playurl/playbacks.js';
+import { Playbacks, type PlaybacksOptions } from './playurl/playbacks.js';
+import { OwnSources } from './plugin-sources.js';
 import { TemporarySources } from './temporary.js';
 import { tonePlugin } from './tone.js';
 import type { PluginContext, TributaryPlugin } from './types.js';
@@ -26,8 +26,12 @@ declare module 'fastify' {
 export interface ProductPluginOptions {
   /** PLUGINS_DIRECTORY: a folder of plugin files (`*.js`, `*.mjs`); null: built-ins only. */
   readonly directory?: string | null;
-  /** The play-URL limits (defaults: PLAYURL_DEFAULTS). */
-  readonly playUrl?: Partial<PlayUrlLimits>;
+  /**
+   * PLAYURL_DIRECTORY (`directory`, the only folder file: URLs may play from) and the window of
+   * the play-URL log cap (`logWindowMs`, a minute; tests shorten it). The play-URL limits are
+   * config.yaml's `plugins.playurl`, read at each request.
+   */
+  readonly playUrl?: PlaybacksOptions;
 }
 
 /** Longest a plugin's start may take before it is disabled. */
@@ -39,6 +43,8 @@ interface Entry {
   readonly builtin: boolean;
   state: 'running' | 'failed' | 'stopped';
   error: string | null;
+  /** Its permanent sources, once it has a context. */
+  sources?: OwnSources;
 }
 
 export default fp(
@@ -46,7 +52,7 @@ export default fp(
     const log = fastify.log.child({ component: 'plugins' });
     const store = fastify.configStore;
     const temporary = new TemporarySources(fastify.engine);
-    const playbacks = new Playbacks({ ...PLAYURL_DEFAULTS, ...options.playUrl });
+    const playbacks = new Playbacks(options.playUrl);
     const entries: Entry[] = [...playUrlPlugins(playbacks), tonePlugin()].map((plugin) => ({
       plugin,
       name: plugin.name,
@@ -68,6 +74,7 @@ export default fp(
       const { plugin } = entry;
       if (!plugin) continue;
       const pluginLog = log.child({ plugin: entry.name });
+      entry.sources = new OwnSources(entry.name, store, fastify.engine);
       const context: PluginContext = {
         log: {
           info: (m) => pluginLog.info(m),
@@ -77,6 +84,7 @@ export default fp(
         engine: fastify.engine,
         temporary,
         config: () => store.snapshot().config,
+        sources: entry.sources,
         // Its errors are the API's (400, 404, 422, 502, ...), for a plugin's route to pass on.
         playUrls: async (urls, sink) => {
           try {
@@ -92,6 +100,7 @@ export default fp(
       } catch (err) {
         entry.state = 'failed';
         entry.error = `start: ${(err as Error).message}`;
+        entry.sources.closeAll();
         pluginLog.error(`plugin ${entry.name} disabled: ${entry.error}`);
       }
       if (plugin.routes) {
@@ -115,6 +124,7 @@ export default fp(
 
     const unsubscribe = store.subscribe((snapshot) => {
       for (const entry of entries) {
+        entry.sources?.follow(snapshot.config);
         if (entry.state !== 'running' || !entry.plugin?.load) continue;
         Promise.resolve()
           .then(() => entry.plugin?.load?.(snapshot.config))
@@ -148,6 +158,8 @@ export default fp(
         }
         entry.state = 'stopped';
       }
+      // What every plugin opened of its permanent sources (one that failed included).
+      for (const entry of entries) entry.sources?.closeAll();
     });
   },
   { name: 'product-plugins', fastify: '5.x', dependencies: ['config-store', 'engine'] },

@@ -1,19 +1,15 @@
 // The built-in `tone` plugin: permanent plugin sources that play a sine, for setting up
-// speakers. `POST /plugins/tone/source` adds one to config.yaml (a source with the tag
-// `plugin:tone`, no address: saved, listed by GET /sources, routed like any source, there again
-// after a restart); the plugin plays every source so tagged as an in-process source whose id is
-// its config_id. `GET|PUT /plugins/tone/` read and set the frequency and level (in memory).
+// speakers. `POST /plugins/tone/source` adds one to config.yaml through `context.sources` (a
+// source with the tag `plugin:tone`, no address: saved, listed by GET /sources, routed like any
+// source, there again after a restart); the plugin plays every source so tagged as an in-process
+// source whose id is its config_id. `GET|PUT /plugins/tone/` read and set the frequency and
+// level (in memory).
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { addEntity } from '../config/model.js';
 import { errors } from '../routes/shared.js';
-import { FLAT_EQUALIZER, Name } from '../schema/common.js';
-import type { Config } from '../schema/files.js';
-import { SOURCE_DEFAULTS, type SourceInput } from '../schema/source.js';
-import type { PluginContext, TributaryPlugin } from './types.js';
+import { Name } from '../schema/common.js';
+import type { MemoryWriter, PluginContext, TributaryPlugin } from './types.js';
 
-/** The tag that marks a source as this plugin's. */
-export const TONE_TAG = 'plugin:tone';
 const RATE = 48000;
 /** The ring the engine reads from, and how often it is topped up (JS may be late by RING - TICK). */
 const RING_MS = 300;
@@ -35,7 +31,7 @@ const ToneSettingsSchema = Type.Object(
 
 /** The in-process source of one tone source, written from a timer. */
 interface Playing {
-  readonly source: { writeSamples(samples: Float32Array): number; readonly freeFrames: number };
+  readonly source: MemoryWriter;
   phase: number;
 }
 
@@ -46,19 +42,14 @@ export function tonePlugin(): TributaryPlugin {
   let context: PluginContext | null = null;
   let timer: NodeJS.Timeout | null = null;
 
-  /** Plays every tagged source of `config`, and no other. */
-  const follow = (config: Readonly<Config>) => {
+  /** Plays every source of the plugin, and no other (the host closed those gone). */
+  const follow = () => {
     if (!context) return;
-    const ids = new Set(config.sources.filter((s) => s.tag === TONE_TAG).map((s) => s.config_id));
-    for (const id of playing.keys()) {
-      if (!ids.has(id)) {
-        context.engine.removeMemorySource(id);
-        playing.delete(id);
-      }
-    }
+    const ids = new Set(context.sources.list().map((s) => s.config_id));
+    for (const id of playing.keys()) if (!ids.has(id)) playing.delete(id);
     for (const id of ids) {
       if (playing.has(id)) continue;
-      const source = context.engine.addMemorySource(id, {
+      const source = context.sources.open(id, {
         sampleRate: RATE,
         channels: 2,
         sampleFormat: 's16le',
@@ -129,19 +120,10 @@ export function tonePlugin(): TributaryPlugin {
         },
       },
       async (request, reply) => {
-        const input: SourceInput = {
-          ...SOURCE_DEFAULTS,
-          group_members: [],
-          rtp: null,
-          equalizer: { ...FLAT_EQUALIZER },
-          name: request.body.name,
-          tag: TONE_TAG,
-        };
-        const source = await fastify.configStore.change((draft) =>
-          addEntity(draft, 'source', input),
-        );
+        if (!context) throw new Error('the tone plugin is not running');
+        const source = await context.sources.add(request.body.name);
         reply.code(201);
-        return { name: source.name, config_id: source.config_id };
+        return source;
       },
     );
   };
@@ -150,15 +132,15 @@ export function tonePlugin(): TributaryPlugin {
     name: 'tone',
     start(ctx) {
       context = ctx;
-      follow(ctx.config());
+      follow();
       timer = setInterval(write, TICK_MS);
       timer.unref();
       write();
     },
-    load: (config) => follow(config),
+    load: () => follow(),
     stop() {
+      // The host closes the sources' audio.
       if (timer) clearInterval(timer);
-      for (const id of playing.keys()) context?.engine.removeMemorySource(id);
       playing.clear();
     },
     routes,

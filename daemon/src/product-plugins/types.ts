@@ -15,13 +15,18 @@ export interface MemoryFormat {
   ringMs?: number;
 }
 
+/** An in-process source as JavaScript writes into it: f32 samples, interleaved. */
+export interface MemoryWriter {
+  /** Writes what fits of `samples`; the frames written. */
+  writeSamples(samples: Float32Array): number;
+  /** Frames the ring has room for now. */
+  readonly freeFrames: number;
+}
+
 /** What plugins may use of the audio engine; null answers mean the engine is off. */
 export interface PluginEngine extends PlaybackEngine {
   /** An in-process source JavaScript writes into; the id names it in paths (a config_id). */
-  addMemorySource(
-    id: string,
-    format: MemoryFormat,
-  ): { writeSamples(samples: Float32Array): number; readonly freeFrames: number } | null;
+  addMemorySource(id: string, format: MemoryFormat): MemoryWriter | null;
   /** Levels of the sources in `ids` (every source played when empty); reading keeps them measured. */
   sourceLevels(
     ids: string[],
@@ -37,6 +42,39 @@ export interface PluginLog {
   error(msg: string): void;
 }
 
+/** A permanent source of a plugin, as config.yaml has it. */
+export interface PluginSource {
+  readonly name: string;
+  readonly config_id: string;
+}
+
+/**
+ * A plugin's permanent sources: sources in config.yaml tagged `plugin:NAME` (NAME: the
+ * plugin's), saved, listed by GET /sources, routable, there again after a restart. At most 16 per
+ * plugin (MAX_SOURCES_PER_PLUGIN).
+ */
+export interface PluginSources {
+  /** This plugin's sources now (a user may have deleted or renamed some since). */
+  list(): PluginSource[];
+  /**
+   * Adds one, named `name`, and saves it; rejects with the API's errors (400 a bad name, 409 a
+   * name taken or the plugin's 16 sources already there).
+   */
+  add(name: string): Promise<PluginSource>;
+  /**
+   * Removes one of this plugin's sources (by name or config_id) and closes its audio; rejects
+   * with 404 for a source that is not the plugin's, 409 while a route or group uses it.
+   */
+  remove(key: string): Promise<void>;
+  /**
+   * Opens the audio of one of them: an in-process source the plugin writes (as
+   * `engine.addMemorySource`), played wherever the source is routed. Null when the engine is
+   * off. Opening again replaces it. Closed by the host when the source leaves the configuration
+   * or the plugin stops; open them again in `start` after a restart.
+   */
+  open(configId: string, format: MemoryFormat): MemoryWriter | null;
+}
+
 /** What a plugin may use. */
 export interface PluginContext {
   readonly log: PluginLog;
@@ -49,6 +87,8 @@ export interface PluginContext {
   readonly temporary: TemporarySources;
   /** The configuration as it is now (frozen). */
   config(): Readonly<Config>;
+  /** Its permanent sources (tag `plugin:NAME`). */
+  readonly sources: PluginSources;
   /**
    * Plays `urls` in order on a sink or sink group, as POST /plugins/playurlmultiple/play does;
    * resolves with the playback id once the audio plays, rejects with the reason otherwise.

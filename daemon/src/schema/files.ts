@@ -10,6 +10,11 @@ import {
 } from './discovery.js';
 import { EqualizerPreset, EqualizerPresetInput } from './equalizer-preset.js';
 import { FavoriteList, favoriteList } from './favorites.js';
+import {
+  PLUGIN_SETTINGS_DEFAULTS,
+  PluginSettings,
+  PluginSettingsInput,
+} from './plugin-settings.js';
 import { Route, RouteInput } from './route.js';
 import { Sink, SinkInput } from './sink.js';
 import { Source, SourceInput } from './source.js';
@@ -37,6 +42,7 @@ export const ConfigFile = Type.Object(
     routes: Type.Array(Type.Ref(RouteInput), { default: [], description: 'Routes.' }),
     sap: Type.Optional(Type.Ref(SapSettingsInput, { default: SAP_DEFAULTS })),
     mdns: Type.Optional(Type.Ref(MdnsSettingsInput, { default: MDNS_DEFAULTS })),
+    plugins: Type.Optional(Type.Ref(PluginSettingsInput, { default: PLUGIN_SETTINGS_DEFAULTS })),
     favorites: favoriteList({ default: [] }),
   },
   named('ConfigFile', {
@@ -69,12 +75,13 @@ export const Config = Type.Object(
     equalizers: Type.Array(Type.Ref(EqualizerPreset)),
     sap: Type.Ref(SapSettings),
     mdns: Type.Ref(MdnsSettings),
+    plugins: Type.Ref(PluginSettings),
     favorites: FavoriteList,
   },
   named('Config', {
     description:
       'The whole configuration: sinks, sources, routes, equalizer presets, the discovery ' +
-      'settings (sap, mdns) and the favorites.',
+      'settings (sap, mdns), the plugin settings (plugins) and the favorites.',
   }),
 );
 export type Config = Static<typeof Config>;

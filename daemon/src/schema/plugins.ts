@@ -7,7 +7,7 @@ const Url = Type.String({
   maxLength: 2048,
   description:
     'What to play: an http or https URL (a file or an endless stream such as internet radio), ' +
-    'or a file: URL under plugins.playurl.directory.',
+    'or a file: URL under PLAYURL_DIRECTORY.',
   examples: ['http://192.168.1.20:8123/api/tts_proxy/chime.mp3'],
 });
 
@@ -93,6 +93,12 @@ export const PluginStats = Type.Object(
     skipped: Type.Integer({
       minimum: 0,
       description: 'URLs skipped (unreachable, undecodable, too large) since start.',
+    }),
+    log_suppressed: Type.Integer({
+      minimum: 0,
+      description:
+        'Play-URL log lines left out since start: past PLAYURL_LOG_LINES_PER_MINUTE (20) a ' +
+        'minute, lines are counted here instead of written.',
     }),
   },
   { additionalProperties: false, description: 'Product plugins (src/product-plugins/).' },

@@ -28,6 +28,12 @@ import { Favorites } from './favorites.js';
 import { Config, ConfigFile, ConfigMessage, EqualizersFile } from './files.js';
 import { LevelsRefusal, LevelsSubscribe, LevelsUnsubscribe } from './levels.js';
 import { NAME_PATTERN, nameFault } from './name.js';
+import {
+  PlayUrlSettings,
+  PlayUrlSettingsInput,
+  PluginSettings,
+  PluginSettingsInput,
+} from './plugin-settings.js';
 import { PlaybackView } from './plugins.js';
 import { ErrorResponse, Problem } from './problem.js';
 import { Route, RouteInput, RoutePatch } from './route.js';
@@ -56,6 +62,10 @@ export const sharedSchemas: readonly TSchema[] = [
   MdnsSettingsPatch,
   DiscoverySettings,
   DiscoverySettingsPatch,
+  PlayUrlSettings,
+  PlayUrlSettingsInput,
+  PluginSettings,
+  PluginSettingsInput,
   DiscoveredStream,
   DiscoveredDevice,
   DiscoveryStatus,

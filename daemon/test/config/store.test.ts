@@ -5,7 +5,7 @@ import { describe, type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parse, stringify } from 'yaml';
 import { ConfigFileError } from '../../src/config/documents.js';
-import { addEntity, discoveryDefaults, find, updateEntity } from '../../src/config/model.js';
+import { addEntity, find, settingsDefaults, updateEntity } from '../../src/config/model.js';
 import { type ConfigSnapshot, ConfigStore } from '../../src/config/store.js';
 import { FLAT_EQUALIZER } from '../../src/schema/common.js';
 import { SINK_DEFAULTS, type SinkInput } from '../../src/schema/sink.js';
@@ -61,7 +61,7 @@ describe('config store', () => {
       sinks: [],
       sources: [],
       routes: [],
-      ...discoveryDefaults(),
+      ...settingsDefaults(),
     });
     assert.match(readFileSync(join(dir, 'equalizers.yaml'), 'utf8'), /name: Bass Boost/);
   });

@@ -2,12 +2,15 @@
 // never committed), a local HTTP server that serves them and misbehaves on request (HTML, a
 // 1 GB length, a server that never answers, an endless stream, redirects), and a Scream sink on
 // 127.0.0.1 whose packets are kept as samples to measure.
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { build, localEngine, tempDir } from '../helpers.js';
 
 /** Every format the play-URL plugins promise, as ffmpeg writes it. */
 export const FORMATS = {
@@ -175,3 +178,45 @@ export function blockRms(x: Float64Array, rate = 48000): number[] {
   }
   return out;
 }
+
+export async function until(what: string, check: () => boolean | Promise<boolean>, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+/**
+ * The daemon with a real engine and a sink "Kitchen" received here, over a config.yaml whose
+ * `plugins.playurl` holds short timeouts for tests and `settings`. With `logs`, its log lines
+ * go there; `logWindowMs` shortens the minute of the play-URL log cap.
+ */
+export async function router(
+  t: TestContext,
+  settings: Record<string, unknown> = {},
+  { logs, logWindowMs }: { logs?: string[]; logWindowMs?: number } = {},
+) {
+  const sink = await screamSink(t);
+  const dir = tempDir(t);
+  const playurl = { connect_timeout_ms: 1500, read_timeout_ms: 1500, ...settings };
+  // JSON is YAML: the file the daemon reads.
+  writeFileSync(join(dir, 'config.yaml'), JSON.stringify({ plugins: { playurl } }));
+  const app = await build(t, {
+    dir,
+    engine: localEngine,
+    ...(logs ? { logs } : {}),
+    ...(logWindowMs ? { plugins: { playUrl: { logWindowMs } } } : {}),
+  });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/sinks',
+    payload: { name: 'Kitchen', ip: '127.0.0.1', port: sink.port },
+  });
+  assert.equal(res.statusCode, 201, res.body);
+  const playing = async () => (await app.inject('/plugins/playurl/')).json() as unknown[];
+  return { app, sink, playing };
+}
+
+export const play = (url: string, sink = 'Kitchen') =>
+  `/plugins/playurl/play?url=${encodeURIComponent(url)}&sink=${encodeURIComponent(sink)}`;

@@ -2,10 +2,10 @@
 // the real engine on a Scream sink on 127.0.0.1 and measured there (frequency, level, gaps);
 // every refusal with its documented status within its timeout; a stream until DELETE.
 import assert from 'node:assert/strict';
-import { before, describe, type TestContext, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { measureTone } from '../discovery/scenarios/tone.js';
-import { build, localEngine, tempDir } from '../helpers.js';
+import { tempDir } from '../helpers.js';
 import {
   audioServer,
   blockRms,
@@ -13,37 +13,11 @@ import {
   encodeTone,
   FORMATS,
   type Format,
+  play,
+  router,
   SINE_RMS,
-  screamSink,
+  until,
 } from './harness.js';
-
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
-
-/** The daemon with a real engine, a sink "Kitchen" received here, and limits for tests. */
-async function router(t: TestContext, limits: Record<string, unknown> = {}) {
-  const sink = await screamSink(t);
-  const app = await build(t, {
-    engine: localEngine,
-    plugins: { playUrl: { connectTimeoutMs: 1500, readTimeoutMs: 1500, ...limits } },
-  });
-  const res = await app.inject({
-    method: 'POST',
-    url: '/sinks',
-    payload: { name: 'Kitchen', ip: '127.0.0.1', port: sink.port },
-  });
-  assert.equal(res.statusCode, 201, res.body);
-  const playing = async () => (await app.inject('/plugins/playurl/')).json() as unknown[];
-  return { app, sink, playing };
-}
-
-const play = (url: string, sink = 'Kitchen') =>
-  `/plugins/playurl/play?url=${encodeURIComponent(url)}&sink=${encodeURIComponent(sink)}`;
 
 describe('playurl plays what ffmpeg wrote', () => {
   for (const format of Object.keys(FORMATS) as Format[]) {
@@ -175,7 +149,7 @@ describe('what cannot play gets its documented status, within the timeout', () =
     test(what, async (t) => {
       const dir = tempDir(t);
       const server = await audioServer(t, dir);
-      const { app, playing } = await router(t, { maxBytes: 100 * 1024 * 1024 });
+      const { app, playing } = await router(t, { max_bytes: 100 * 1024 * 1024 });
       const started = Date.now();
       const res = await app.inject(play(url(server.url)));
       const took = Date.now() - started;

@@ -2,7 +2,7 @@
 // tests.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { discoveryDefaults } from '../../src/config/model.js';
+import { settingsDefaults } from '../../src/config/model.js';
 import { EQ_BAND_KEYS, type Equalizer, FLAT_EQUALIZER } from '../../src/schema/common.js';
 import type { Config } from '../../src/schema/files.js';
 import type { Route } from '../../src/schema/route.js';
@@ -98,7 +98,7 @@ export const arbConfig = fc
     const pick = (names: string[], i: number) => names[i % Math.max(names.length, 1)] ?? 'missing';
     const uniq = (xs: string[]) => [...new Set(xs)];
     const c: Config = {
-      ...discoveryDefaults(),
+      ...settingsDefaults(),
       sinks: [
         ...sinkNames.map((name) => sink(name, lv())),
         ...r.sinkGroups.map((m, i) =>

@@ -21,7 +21,7 @@ const error = (description: string) => Type.Ref(ErrorResponse, { description });
 /** The answers of a play request besides 200 (the same for both plugins). */
 const playErrors = {
   400: error(
-    'A bad URL (not absolute, a scheme other than http, https or file, a file outside plugins.playurl.directory) or request; the body names the field.',
+    'A bad URL (not absolute, a scheme other than http, https or file, a file outside PLAYURL_DIRECTORY, more URLs than plugins.playurl.max_urls) or request; the body names the field.',
   ),
   401: error('API_TOKEN is set and the request did not carry it.'),
   403: error(

@@ -54,7 +54,7 @@ async function openFile(url: URL, limits: PlayUrlLimits): Promise<OpenedAudio> {
     throw new PlayUrlError(
       400,
       'url',
-      'file: URLs are off: set plugins.playurl.directory to the folder they may play from',
+      'file: URLs are off: set PLAYURL_DIRECTORY to the folder they may play from',
     );
   }
   let path: string;

@@ -1,29 +1,56 @@
 // Every play-URL playback of the daemon (the playurl and playurlmultiple plugins share them):
 // started by a play request, listed by GET /plugins/playurl/, stopped by DELETE or when over.
-// At most `maxPlaying` at once; each is forgotten once over (its outcome is in the log).
+// The limits are config.yaml's `plugins.playurl` as it is when a play request arrives (a
+// playback keeps those it started with). At most `max_playing` at once; each is forgotten once
+// over (its outcome is in the log, whose lines are capped per minute).
 import { randomBytes } from 'node:crypto';
 import { lookup } from '../../config/model.js';
 import type { PlaybackView } from '../../schema/plugins.js';
+import { RateLimitedLog } from '../../services/discovery/log.js';
 import type { PluginContext } from '../types.js';
 import { PlayUrlError } from './errors.js';
-import type { PlayUrlLimits } from './limits.js';
+import { PLAYURL_LOG_LINES_PER_MINUTE, type PlayUrlLimits, playUrlLimits } from './limits.js';
 import { parsePlayUrl } from './open-url.js';
 import { Playback } from './playback.js';
 
+export interface PlaybacksOptions {
+  /** PLAYURL_DIRECTORY: the only folder file: URLs may play from; null: none. */
+  readonly directory?: string | null;
+  /** The window of the log cap, ms (a minute; shorter in tests). */
+  readonly logWindowMs?: number;
+}
+
 export class Playbacks {
-  readonly limits: PlayUrlLimits;
+  readonly #directory: string | null;
+  readonly #logWindowMs: number;
   readonly #all = new Map<string, Playback>();
   #context: PluginContext | null = null;
+  #log: RateLimitedLog | null = null;
   #played = 0;
   #skipped = 0;
 
-  constructor(limits: PlayUrlLimits) {
-    this.limits = limits;
+  constructor(options: PlaybacksOptions = {}) {
+    this.#directory = options.directory ?? null;
+    this.#logWindowMs = options.logWindowMs ?? 60_000;
   }
 
   /** The host's context (set by the first of the two plugins to start). */
   attach(context: PluginContext): void {
-    this.#context ??= context;
+    if (this.#context) return;
+    this.#context = context;
+    // Its summary line ("N more ... not logged") is a warning.
+    this.#log = new RateLimitedLog(
+      (m) => context.log.warn(`playurl: ${m}`),
+      PLAYURL_LOG_LINES_PER_MINUTE,
+      this.#logWindowMs,
+    );
+  }
+
+  /** The limits a play request gets now: config.yaml's plugins.playurl and the directory. */
+  limits(): PlayUrlLimits {
+    const settings = this.#context?.config().plugins.playurl;
+    if (!settings) throw new PlayUrlError(503, 'url', 'the play-URL plugin is not running');
+    return playUrlLimits(settings, this.#directory);
   }
 
   /**
@@ -33,7 +60,16 @@ export class Playbacks {
    */
   async play(urls: readonly string[], sinkKey: string, field: string): Promise<Playback> {
     const context = this.#context;
-    if (!context) throw new PlayUrlError(503, field, 'the play-URL plugin is not running');
+    const log = this.#log;
+    if (!context || !log) throw new PlayUrlError(503, field, 'the play-URL plugin is not running');
+    const limits = this.limits();
+    if (urls.length > limits.maxUrls) {
+      throw new PlayUrlError(
+        400,
+        field,
+        `${urls.length} URLs is more than plugins.playurl.max_urls (${limits.maxUrls})`,
+      );
+    }
     const parsed = urls.map((u, i) => {
       try {
         return parsePlayUrl(u);
@@ -43,7 +79,7 @@ export class Playbacks {
       }
     });
     const sink = lookup(context.config(), 'sink', sinkKey).name;
-    if (this.#all.size >= this.limits.maxPlaying) {
+    if (this.#all.size >= limits.maxPlaying) {
       throw new PlayUrlError(
         503,
         field,
@@ -54,9 +90,12 @@ export class Playbacks {
     const playback = new Playback(id, sink, parsed, {
       engine: context.engine,
       temporary: context.temporary,
-      limits: this.limits,
+      limits,
       plugin: 'playurl',
-      log: context.log,
+      log: {
+        info: (m) => log.write(m, Date.now(), (line) => context.log.info(line)),
+        warn: (m) => log.write(m, Date.now(), (line) => context.log.warn(line)),
+      },
     });
     this.#all.set(id, playback);
     try {
@@ -89,8 +128,13 @@ export class Playbacks {
     await Promise.all(all.map((p) => p.ended));
   }
 
-  stats(): { playing: number; played: number; skipped: number } {
-    return { playing: this.#all.size, played: this.#played, skipped: this.#skipped };
+  stats(): { playing: number; played: number; skipped: number; log_suppressed: number } {
+    return {
+      playing: this.#all.size,
+      played: this.#played,
+      skipped: this.#skipped,
+      log_suppressed: this.#log?.suppressed ?? 0,
+    };
   }
 
   #forget(id: string, playback: Playback): void {

@@ -11,11 +11,15 @@ export interface DiscoveryLog {
 
 export const silentLog: DiscoveryLog = { info() {}, warn() {}, error() {}, debug() {} };
 
-/** Logs at most `burst` messages per `windowMs`, then one line saying how many were held back. */
+/**
+ * Logs at most `burst` messages per `windowMs`, then one line saying how many were held back
+ * (written with the next message after the window). `suppressed` counts every one held back.
+ */
 export class RateLimitedLog {
   #windowStart = 0;
   #inWindow = 0;
   #held = 0;
+  #suppressed = 0;
 
   constructor(
     private readonly log: (message: string) => void,
@@ -23,7 +27,8 @@ export class RateLimitedLog {
     private readonly windowMs = 60_000,
   ) {}
 
-  write(message: string, now = Date.now()): void {
+  /** Writes `message` (with `log`, else the constructor's) unless the window's burst is spent. */
+  write(message: string, now = Date.now(), log = this.log): void {
     if (now - this.#windowStart >= this.windowMs) {
       if (this.#held > 0) this.log(`(${this.#held} more like this in the last minute, not logged)`);
       this.#windowStart = now;
@@ -32,8 +37,16 @@ export class RateLimitedLog {
     }
     if (this.#inWindow < this.burst) {
       this.#inWindow += 1;
-      this.log(message);
-    } else this.#held += 1;
+      log(message);
+    } else {
+      this.#held += 1;
+      this.#suppressed += 1;
+    }
+  }
+
+  /** Messages held back since this log was made. */
+  get suppressed(): number {
+    return this.#suppressed;
   }
 }
 
