@@ -1,21 +1,21 @@
 # Tributary's container image: the daemon with its audio engine and dashboard, run as the user
 # tributary with its configuration in the volume /var/lib/tributary. Build stage: Rust and the
-# builds, by scripts/package/container-build.sh (the same steps the packaging tests run on a
+# builds, by scripts/release/package/container-build.sh (the same steps the packaging tests run on a
 # plain machine). Runtime stage: Node.js on Debian slim and the staged files, nothing else.
 #   docker build -t tributary .
 #   docker compose up -d          (compose.yaml: host networking; compose.ports.yaml: ports)
 # Base images pinned by tag; Debian bookworm, as the machines the build steps are tested on.
 FROM node:24.11.1-bookworm AS build
 WORKDIR /src
-COPY scripts/package/container-build.sh scripts/package/
-RUN sh scripts/package/container-build.sh toolchain
+COPY scripts/release/package/container-build.sh scripts/release/package/
+RUN sh scripts/release/package/container-build.sh toolchain
 ENV PATH=/root/.cargo/bin:$PATH
 COPY . .
-RUN sh scripts/package/container-build.sh build \
- && sh scripts/package/container-build.sh stage /out
+RUN sh scripts/release/package/container-build.sh build \
+ && sh scripts/release/package/container-build.sh stage /out
 
 FROM node:24.11.1-bookworm-slim
-COPY scripts/package/container-build.sh /tmp/
+COPY scripts/release/package/container-build.sh /tmp/
 RUN sh /tmp/container-build.sh runtime && rm /tmp/container-build.sh
 COPY --from=build /out/ /
 ENV NODE_ENV=production \

@@ -3,7 +3,7 @@
 // the same run. Workloads: the report's nested groups (2^depth chains) and a large house of
 // 1,000 entities (and 5,000 for scale). Target: under 50 ms for 1,000 entities and for depth 25;
 // a run that misses it exits 1 unless `--report-only`. One JSON line last, for
-// scripts/bench-solver.mjs (bench/results/solver.json).
+// scripts/bench/bench-solver.mjs (bench/results/solver.json).
 import { solve } from '../src/solver/solve.js';
 import { referenceSolve } from '../test/solver/reference-solve.js';
 import { largeHouse, nestedGroups } from './solver-workloads.js';

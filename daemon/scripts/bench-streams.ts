@@ -1,5 +1,5 @@
-// The MP3 streams' daemon-side benchmark (issue 14), run by scripts/bench-streams.mjs: the app
-// with its engine on 127.0.0.1, one sink, and 1 then 50 HTTP listeners reading its stream for
+// The MP3 streams' daemon-side benchmark (issue 14), run by scripts/bench/bench-streams.mjs: the
+// app with its engine on 127.0.0.1, one sink, and 1 then 50 HTTP listeners reading its stream for
 // BENCH_STREAMS_LISTEN_S seconds (default 10). Prints the daemon process's CPU and the encoder
 // thread's, and the time to first byte of the first listener (starts the encoder) and of a
 // listener joining a running stream (gets the last second at once). The sink plays silence and

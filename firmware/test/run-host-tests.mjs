@@ -2,8 +2,8 @@
 // Builds the firmware's portable core and its cmocka tests for this machine (CMake, with
 // AddressSanitizer and UndefinedBehaviorSanitizer), runs every test program with cmocka's TAP
 // output, and ends with node:test's summary lines (`# pass N`, `# fail N`) so that
-// scripts/test-all.mjs counts the C tests like any other suite. A test program that crashes
-// counts as one failure on top of what it reported.
+// scripts/run-tests/test-all.mjs counts the C tests like any other suite. A test program that
+// crashes counts as one failure on top of what it reported.
 //
 //   node firmware/test/run-host-tests.mjs [NAME...]   (only the test programs whose name contains NAME)
 import { spawnSync } from 'node:child_process';

@@ -1,7 +1,7 @@
-// The dependency graph of C code (the firmware), for scripts/check-structure.mjs. A file depends
-// on the headers it includes (`#include "..."` naming a file under the root, found by its name)
-// and, for a .c file, on the .c files that define the functions it calls: the second rule sees
-// what includes alone cannot, two .c files calling each other through one shared header.
+// The dependency graph of C code (the firmware), for scripts/structure/check-structure.mjs. A file
+// depends on the headers it includes (`#include "..."` naming a file under the root, found by its
+// name) and, for a .c file, on the .c files that define the functions it calls: the second rule
+// sees what includes alone cannot, two .c files calling each other through one shared header.
 import { readFileSync } from 'node:fs';
 import { basename, relative, sep } from 'node:path';
 import { walk } from './files.mjs';

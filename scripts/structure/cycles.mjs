@@ -1,5 +1,5 @@
 // Import circles: the strongly connected components of a module graph (Tarjan), each with one
-// readable cycle through it (for scripts/check-structure.mjs).
+// readable cycle through it (for scripts/structure/check-structure.mjs).
 
 /**
  * The strongly connected components of a graph (Map<node, Set<node>>) with more than one node:

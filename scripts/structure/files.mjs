@@ -1,4 +1,5 @@
-// Walking the repository's source files and measuring them (for scripts/check-structure.mjs).
+// Walking the repository's source files and measuring them (for
+// scripts/structure/check-structure.mjs).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 

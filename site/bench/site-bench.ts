@@ -1,4 +1,4 @@
-// `node scripts/bench-site.mjs` (run by `npm run bench`): the site against an empty exported
+// `node scripts/bench/bench-site.mjs` (run by `npm run bench`): the site against an empty exported
 // Next.js page of the same version, in the same run.
 //  - first-load JS (gzipped) of a docs page minus the empty page's: budget 20 KB
 //  - Lighthouse mobile total blocking time of our pages / the empty page's (median of RUNS):
@@ -6,8 +6,8 @@
 //  - Lighthouse scores of the four pages of the quality bar, mobile (median of RUNS) and desktop:
 //    desktop performance budget 98
 // Needs the site built (`npm run build -w site`). Prints one line per figure, and one JSON line
-// last for scripts/bench-site.mjs, which judges the budgets; exits 0 unless a figure could not be
-// measured.
+// last for scripts/bench/bench-site.mjs, which judges the budgets; exits 0 unless a figure could
+// not be measured.
 import path from 'node:path';
 import { launchLighthouseChrome, runLighthouse } from '../e2e/harness/lighthouse';
 import { outDir } from '../e2e/harness/site';

@@ -1,6 +1,6 @@
 // Lighthouse (desktop preset) on the four pages the quality bar names: accessibility, best
 // practices and SEO must be 100. Performance is a speed figure, so `npm run bench` reports it
-// (scripts/bench-site.mjs) instead of a timed test asserting it; this run skips it.
+// (scripts/bench/bench-site.mjs) instead of a timed test asserting it; this run skips it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type LighthouseChrome, launchLighthouseChrome, runLighthouse } from './harness/lighthouse';

@@ -1,10 +1,10 @@
 // The committed benchmark results (bench/results/NAME.json, written by `npm run bench -- NAME
-// --json`; their shape is scripts/bench-results.d.mts), read at build time so the docs show the
-// figures a run measured, never a copy. A figure the docs name that the file does not hold stops
-// the build, naming both.
+// --json`; their shape is scripts/bench/bench-results.d.mts), read at build time so the docs show
+// the figures a run measured, never a copy. A figure the docs name that the file does not hold
+// stops the build, naming both.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BenchResult, Figure } from '../../scripts/bench-results.mjs';
+import type { BenchResult, Figure } from '../../scripts/bench/bench-results.mjs';
 
 export type { BenchResult, Figure };
 
@@ -24,7 +24,7 @@ export function loadBenchResult(bench: string, dir: string = benchResultsDir): B
   }
   const result = JSON.parse(readFileSync(file, 'utf8')) as BenchResult;
   if (typeof result.figures !== 'object' || typeof result.machine !== 'object') {
-    throw new Error(`${file} is not a bench result (scripts/bench-results.d.mts)`);
+    throw new Error(`${file} is not a bench result (scripts/bench/bench-results.d.mts)`);
   }
   cache.set(file, result);
   return result;

@@ -1,4 +1,4 @@
-// `npm run bench -- dashboard` (scripts/bench-dashboard.mjs):
+// `npm run bench -- dashboard` (scripts/bench/bench-dashboard.mjs):
 //  - first-load JS of the dashboard, gzipped and as the daemon sends it (brotli), against an
 //    empty React 19 app built by the same Vite: budget 150 KB gzipped;
 //  - frame figures from a Chromium trace of the dashboard with 32 sources, 16 sinks and 64 routes
@@ -10,7 +10,7 @@
 // BENCH_SECONDS=N sets each scenario's length (default 8). Every step has a time limit and the
 // whole run one (BENCH_TIMEOUT_S, default 300): a step that does not finish fails the bench with
 // its name, never a silent wait. Exits 0 unless a figure could not be measured; the figures go to
-// scripts/bench-dashboard.mjs as one JSON line last, which judges the targets.
+// scripts/bench/bench-dashboard.mjs as one JSON line last, which judges the targets.
 import type { Socket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';

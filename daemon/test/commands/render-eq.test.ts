@@ -1,7 +1,7 @@
 // The equalizer sounds like its sliders (issue 19): tones through `tributary render`, measured
 // at the 18 band centres and the 17 midpoints between them, against the slider values alone.
 // One render per setting: a multi-tone signal holding every test frequency, each measured by
-// windowed projection (scripts/eq-tones.mjs).
+// windowed projection (scripts/bench/eq-tones.mjs).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -15,7 +15,7 @@ import {
   readWav,
   toneAmplitudes,
   writeWav24,
-} from '../../../scripts/eq-tones.mjs';
+} from '../../../scripts/bench/eq-tones.mjs';
 import { run } from '../../src/commands/render.js';
 import { runCommand, tempDir } from '../helpers.js';
 

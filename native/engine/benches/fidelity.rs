@@ -345,7 +345,8 @@ fn measure(run: &Run, seconds: f64, json: bool) {
         row("gstreamer", &gst_heard)
     );
     if json {
-        // Every figure printed above, for scripts/bench-fidelity.mjs (bench/results/fidelity.json).
+        // Every figure printed above, for scripts/bench/bench-fidelity.mjs
+        // (bench/results/fidelity.json).
         let moves = src.map_or((0, 0.0, 0, 0.0), |s| {
             (s.skips, s.skipped_ms, s.repeats, s.repeated_ms)
         });

@@ -4,7 +4,7 @@
 //! [--per-sink 4] [--seconds 20] [--eq distinct|same|flat] [--latency-seconds N] [--json]
 //! [--report-only]` (`--seconds 600` is the 10-minute soak; `--per-sink 32` puts every source on
 //! every sink). A run that misses one of `TARGETS` exits 1, unless `--report-only`; `--json`
-//! lists them with the figures (scripts/bench-engine.mjs judges by them).
+//! lists them with the figures (scripts/bench/bench-engine.mjs judges by them).
 //!
 //! Topology: source `i` (sender address 127.0.0.(10+i)) plays on the sinks whose window of
 //! `per-sink` consecutive sources covers it (`BenchArgs::sources_of`, `tests/common/topology.rs`),

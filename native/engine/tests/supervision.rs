@@ -178,8 +178,8 @@ fn a_source_that_keeps_failing_is_quarantined_and_the_others_play_on() {
 
 /// Without the feature the tests above are not built at all, and cargo says nothing of tests
 /// it did not build: this one is built exactly then. `npm test` runs cargo with `--features
-/// tributary-engine/fault-injection` (scripts/test-suites.mjs); if that is ever dropped, this
-/// fails the run (npm sets `npm_lifecycle_event=test` for it), and so it does under CI=true.
+/// tributary-engine/fault-injection` (scripts/run-tests/test-suites.mjs); if that is ever dropped,
+/// this fails the run (npm sets `npm_lifecycle_event=test` for it), and so it does under CI=true.
 /// A developer's plain `cargo test --workspace` reports it as skipped (`ENV-SKIP`) and passes.
 #[cfg(not(feature = "fault-injection"))]
 #[test]
@@ -192,7 +192,7 @@ fn the_supervision_tests_are_built_with_fault_injection() {
     assert!(
         !npm_test,
         "{why}: `npm test` must pass `--features tributary-engine/fault-injection` to cargo \
-         (scripts/test-suites.mjs)"
+         (scripts/run-tests/test-suites.mjs)"
     );
     common::skip_for_environment(name, why);
 }

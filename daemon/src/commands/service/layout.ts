@@ -10,7 +10,7 @@ export const SERVICE = 'tributary.service';
 export const SERVICE_USER = 'tributary';
 /** The service's configuration directory (the unit's StateDirectory=, CONFIG_PATH's folder). */
 export const STATE_DIR = '/var/lib/tributary';
-/** Where the Debian package installs the daemon (scripts/package/stage.mjs). */
+/** Where the Debian package installs the daemon (scripts/release/package/stage.mjs). */
 export const PACKAGE_DIR = '/usr/lib/tributary';
 /** Units the package ships; a unit in /etc/systemd/system would override it. */
 export const PACKAGE_UNITS = ['/usr/lib/systemd/system', '/lib/systemd/system'];

@@ -1,9 +1,9 @@
 //! The harness of the `instructions` benches (this crate's and the engine's, which includes this
 //! file by `#[path]`), for `valgrind --tool=callgrind` (run by
-//! `scripts/bench-native-callgrind.mjs`). Wall-clock benchmarks on a shared machine are noisy;
-//! instruction counts repeat exactly, so they are the fair way to compare one change with the
-//! next. Each case runs one second of audio through a kernel inside `measured`, the only function
-//! callgrind collects (`--toggle-collect=*measured*`); the script divides by the frames.
+//! `scripts/bench/bench-native-callgrind.mjs`). Wall-clock benchmarks on a shared machine are
+//! noisy; instruction counts repeat exactly, so they are the fair way to compare one change with
+//! the next. Each case runs one second of audio through a kernel inside `measured`, the only
+//! function callgrind collects (`--toggle-collect=*measured*`); the script divides by the frames.
 //!
 //! `cargo bench -p CRATE --bench instructions -- CASE` runs one case (`list` names them).
 

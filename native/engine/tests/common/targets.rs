@@ -1,6 +1,6 @@
 //! A bench's targets: each a figure of its JSON line, a comparison and a limit. A run that misses
 //! one prints it and exits 1, unless `--report-only` (`args.rs`); the JSON line lists the targets
-//! beside the figures, and `scripts/bench-*.mjs` judge by them. Included by `#[path]`.
+//! beside the figures, and `scripts/bench/bench-*.mjs` judge by them. Included by `#[path]`.
 #![allow(dead_code)]
 
 /// (figure in the JSON line, comparison `<=`, `<` or `==`, limit).

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// Instruction counts of the DSP kernels and of one path of the engine (as `tributary render`
+// runs it) under `valgrind --tool=callgrind`: exact and repeatable on a shared machine, so the
+// fair way to compare a change with the code before it (wall-clock figures come from
+// bench-native.mjs). Runs every case of native/dsp/benches/instructions.rs and
+// native/engine/benches/instructions.rs (or those named on the command line) and prints
+// instructions per input frame.
+// Usage: node scripts/bench/bench-native-callgrind.mjs [CASE...]; bench-native.mjs calls
+// `instructionCounts` and records the counts.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sh } from './bench-native-common.mjs';
+
+/** Whether valgrind can run here. */
+export const hasValgrind = () =>
+  spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status === 0;
+
+/** The `instructions` bench of `crate`, built: its executable. */
+function instructionsBench(crate) {
+  const build = sh(
+    'cargo',
+    ['bench', '-p', crate, '--bench', 'instructions', '--no-run', '--message-format=json'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exe = build.stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l))
+    .find((m) => m.reason === 'compiler-artifact' && m.target?.name === 'instructions')?.executable;
+  if (!exe) throw new Error(`cargo did not report the instructions bench executable of ${crate}`);
+  return exe;
+}
+
+/**
+ * Prints and returns the instructions per input frame of each case of the DSP's and the
+ * engine's `instructions` benches (all when `wanted` is empty), with the crate it belongs to.
+ */
+export function instructionCounts(wanted = []) {
+  const dir = mkdtempSync(join(tmpdir(), 'tributary-callgrind-'));
+  const counts = [];
+  try {
+    for (const crate of ['tributary-dsp', 'tributary-engine']) {
+      const exe = instructionsBench(crate);
+      const listing = sh(exe, ['list']).stdout.trim().split('\n');
+      const frames = Number(listing.pop().split(' ')[1]);
+      const cases = wanted.length ? listing.filter((c) => wanted.includes(c)) : listing;
+      if (cases.length === 0) continue;
+      console.log(`${crate}: instructions per input frame (callgrind, ${frames} frames per case)`);
+      for (const name of cases) {
+        const out = join(dir, `${name}.out`);
+        sh('valgrind', [
+          '--tool=callgrind',
+          `--callgrind-out-file=${out}`,
+          '--toggle-collect=*measured*',
+          exe,
+          name,
+        ]);
+        const summary = /^summary:\s+(\d+)/m.exec(readFileSync(out, 'utf8'));
+        const ir = Number(summary?.[1] ?? Number.NaN);
+        console.log(`${name.padEnd(32)} ${(ir / frames).toFixed(1).padStart(9)}`);
+        counts.push({ crate, name, perFrame: ir / frames, frames });
+      }
+    }
+  } finally {
+    for (const f of readdirSync(dir)) rmSync(join(dir, f));
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return counts;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (!hasValgrind()) {
+    console.error('valgrind is not installed (apt-get install valgrind)');
+    process.exit(2);
+  }
+  instructionCounts(process.argv.slice(2));
+}

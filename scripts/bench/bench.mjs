@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// `npm run bench`: runs every benchmark script in order and prints their figures. Each compares
+// Tributary with the reference tool on the same input in the same run and prints the ratios.
+// `npm run bench -- native` runs only the benchmarks whose name contains "native". `--json` makes
+// each write bench/results/NAME.json (scripts/bench/bench-results.mjs); a bench that misses a
+// target it states exits 1, and so does this run, unless `--report-only`.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { chooseByName } from '../shared/choose-by-name.mjs';
+
+const benches = [
+  {
+    name: 'native',
+    script: 'bench-native.mjs',
+    what: 'DSP kernels (criterion) and tributary render vs ffmpeg',
+  },
+  {
+    name: 'engine',
+    script: 'bench-engine.mjs',
+    what: 'audio engine end to end on loopback: latency, send cadence vs GStreamer, CPU',
+  },
+  {
+    name: 'streams',
+    script: 'bench-streams.mjs',
+    what: 'MP3 encoder vs the lame CLI and ffmpeg libmp3lame, Opus vs ffmpeg libopus; 1 vs 50 stream listeners, time to first byte',
+  },
+  {
+    name: 'decode',
+    script: 'bench-decode.mjs',
+    what: 'URL-playback decoder per format (MP3, FLAC, Vorbis, Opus, WAV, M4A) vs ffmpeg on the same files',
+  },
+  {
+    name: 'fidelity',
+    script: 'bench-fidelity.mjs',
+    what: 'real senders (ffmpeg -re, GStreamer, 5-20 ms of injected jitter) idle and under load: pitch, gaps, latency vs GStreamer rtpjitterbuffer',
+  },
+  {
+    name: 'solver',
+    script: 'bench-solver.mjs',
+    what: 'configuration solver: nested groups and 1,000 entities vs chain enumeration',
+  },
+  {
+    name: 'dashboard',
+    script: 'bench-dashboard.mjs',
+    what: 'dashboard first-load JS vs an empty React app, frame times with 112 entries and live stats',
+  },
+  {
+    name: 'site',
+    script: 'bench-site.mjs',
+    what: 'website page weight and Lighthouse vs an empty Next.js page',
+  },
+];
+
+const args = process.argv.slice(2);
+const flags = args.filter((a) => a.startsWith('--'));
+const unknown = flags.filter((f) => f !== '--json' && f !== '--report-only');
+if (unknown.length) {
+  console.error(
+    `unknown option ${unknown.join(' ')}: npm run bench -- [NAME...] [--json] [--report-only]`,
+  );
+  process.exit(2);
+}
+const chosen = chooseByName(
+  benches,
+  args.filter((a) => !a.startsWith('--')),
+  'benchmark',
+);
+const failed = [];
+for (const b of chosen) {
+  console.log(`\n=== bench: ${b.name} (${b.what})`);
+  const script = fileURLToPath(new URL(b.script, import.meta.url));
+  const res = spawnSync(process.execPath, [script, ...flags], { stdio: 'inherit' });
+  if (res.status !== 0) failed.push(b.name);
+}
+if (failed.length) {
+  console.error(
+    `\nbenchmarks that failed to run or missed a target they state: ${failed.join(', ')}`,
+  );
+  process.exit(1);
+}

@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+// The tests that compute audio, once more as a lesser CPU would run them: TRIBUTARY_SIMD masks the
+// best instruction set this machine has (AVX-512 -> avx2, AVX2 -> sse2), so a machine with
+// AVX-512 proves the suite also passes without it. The crate itself says what the CPU has
+// (native/dsp/examples/simd.rs) and, in the masked run, a test proves the override was followed
+// (simd::tests::the_override_in_this_process_is_followed_exactly).
+//
+// It runs the test programs the `native: cargo test` suite has just built (the same cargo command
+// with --no-run: nothing is compiled again), each from its crate's folder as cargo would, and
+// prints their own output. Which engine test files run is a list: every test file of the engine
+// is in MASKED or in UNMASKED, so a new file fails this run until someone chooses.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { suites } from './test-suites.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+/** From the least capable; the names TRIBUTARY_SIMD takes. */
+export const LEVELS = ['sse2', 'avx2', 'avx512'];
+
+/** The native suite's cargo arguments (run-tests/test-suites.mjs): --no-run builds nothing new. */
+export const CARGO_TEST = suites.find((s) => s.name === 'native: cargo test').args;
+
+/**
+ * Test targets run masked, by crate folder: `*` every target (the DSP kernels and their scalar
+ * references), else the target names (`lib`: the unit tests). The engine's listed files compute
+ * audio through the kernels and check it sample by sample or by level and frequency.
+ */
+export const MASKED = {
+  'native/dsp': '*',
+  'native/engine': [
+    'lib',
+    'channels',
+    'format_changes',
+    'golden_packets',
+    'memory_source',
+    'mp3_stream',
+    'no_alloc',
+    'path_counters',
+    'scream_loopback',
+    'source_levels',
+    'timeshift',
+  ],
+};
+
+/**
+ * The engine's test files not run masked, and why: what they check is a peer, a clock, a socket or
+ * recovery, through the same kernels the files above check (and run unmasked in the native suite).
+ */
+export const UNMASKED = {
+  fidelity: 'clock recovery against real senders for minutes of audio',
+  flood: 'socket and cap behaviour under a packet flood',
+  multicast: 'multicast membership in a private network namespace',
+  pipewire: 'interoperation with a PipeWire daemon',
+  pulseaudio: 'interoperation with a PulseAudio daemon',
+  robustness: 'hostile packets dropped and counted',
+  rtp_peers: 'interoperation with ffmpeg and GStreamer',
+  supervision: 'restart after an injected fault',
+};
+
+/** The instruction set to run as when the CPU's best is `best` (the baseline cannot go lower). */
+export function maskedBelow(best) {
+  const i = LEVELS.indexOf(best);
+  if (i < 0) throw new Error(`unknown instruction set ${JSON.stringify(best)}`);
+  return LEVELS[Math.max(0, i - 1)];
+}
+
+/** The engine's test files (names without .rs) that are in neither list. */
+export function unclassified(files, masked = MASKED['native/engine'], unmasked = UNMASKED) {
+  return files.filter((name) => !masked.includes(name) && !(name in unmasked));
+}
+
+/**
+ * From cargo's JSON messages: the test programs to run masked ({ crate, target, executable }) and
+ * the DSP crate's `simd` example. `folder(manifestPath)` gives a crate's folder from the root.
+ */
+export function chooseTargets(messages, folder) {
+  const tests = [];
+  let example = null;
+  for (const m of messages) {
+    if (m.reason !== 'compiler-artifact' || !m.executable) continue;
+    const crate = folder(m.manifest_path);
+    const kind = m.target.kind[0];
+    if (kind === 'example' && crate === 'native/dsp' && m.target.name === 'simd') {
+      example = m.executable;
+      continue;
+    }
+    if (!m.profile.test) continue;
+    const wanted = MASKED[crate];
+    const name = kind === 'lib' ? 'lib' : m.target.name;
+    if (wanted === '*' || wanted?.includes(name))
+      tests.push({ crate, target: name, executable: m.executable });
+  }
+  return { tests, example };
+}
+
+function cargoMessages() {
+  const r = spawnSync(
+    'cargo',
+    [...CARGO_TEST, '--no-run', '--message-format=json-render-diagnostics'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
+  if (r.error) throw r.error;
+  if (r.status !== 0) {
+    console.error(`cargo ${CARGO_TEST.join(' ')} --no-run failed (exit ${r.status})`);
+    process.exit(r.status ?? 1);
+  }
+  return r.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line));
+}
+
+/** Runs `program` from `cwd` with `env` (TRIBUTARY_SIMD removed unless given). */
+function run(program, args, cwd, env, stdout) {
+  const base = { ...process.env };
+  delete base.TRIBUTARY_SIMD;
+  const r = spawnSync(program, args, {
+    cwd,
+    env: { ...base, ...env },
+    stdio: ['ignore', stdout, 'inherit'],
+    encoding: 'utf8',
+  });
+  if (r.error) throw r.error;
+  return r;
+}
+
+function main() {
+  const engineFiles = readdirSync(join(root, 'native/engine/tests'))
+    .filter((name) => name.endsWith('.rs'))
+    .map((name) => name.slice(0, -3));
+  const missing = unclassified(engineFiles);
+  if (missing.length > 0) {
+    console.error(
+      `native/engine/tests: ${missing.join(', ')} in neither MASKED nor UNMASKED of ` +
+        'scripts/run-tests/test-masked-simd.mjs: ' +
+        'say whether it runs masked',
+    );
+    process.exit(1);
+  }
+  const folder = (manifest) => relative(root, dirname(manifest));
+  const { tests, example } = chooseTargets(cargoMessages(), folder);
+  if (!example || !existsSync(example)) {
+    console.error(
+      "the DSP crate's simd example was not built: cannot ask which instruction sets this CPU has",
+    );
+    process.exit(1);
+  }
+  const probe = run(example, [], join(root, 'native/dsp'), {}, 'pipe');
+  if (probe.status !== 0) {
+    console.error('cannot ask the DSP crate which instruction sets this CPU has');
+    process.exit(probe.status ?? 1);
+  }
+  const { best } = JSON.parse(probe.stdout.trim().split('\n').at(-1));
+  const masked = maskedBelow(best);
+  console.log(
+    masked === best
+      ? `this CPU's best is the baseline (${best}): nothing to mask, the tests run as before`
+      : `this CPU's best is ${best}: ${tests.length} test programs again with TRIBUTARY_SIMD=${masked}`,
+  );
+  let failed = 0;
+  for (const { crate, target, executable } of tests) {
+    console.log(`     Running ${crate} ${target} (${relative(root, executable)})`);
+    const env = { TRIBUTARY_SIMD: masked, CARGO_MANIFEST_DIR: join(root, crate) };
+    if (run(executable, [], join(root, crate), env, 'inherit').status !== 0) failed += 1;
+  }
+  if (failed > 0)
+    console.error(
+      `${failed} of ${tests.length} test programs failed with TRIBUTARY_SIMD=${masked}`,
+    );
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) main();
