@@ -259,6 +259,15 @@ pub fn assert_tone_throughout(packets: &[(Instant, Vec<u8>)], freq: f64, max_gap
     gap
 }
 
+/// Whether `tool` is on the PATH (a peer program a test runs).
+pub fn have_tool(tool: &str) -> bool {
+    std::process::Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .stdout(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 /// Ends a test that cannot run on this machine (not root, a tool missing). Outside CI it writes
 /// `ENV-SKIP <test>: <reason>` straight to stderr, past the test harness's output capture, and
 /// `npm test` counts the test as skipped instead of passed. Under CI=true, where every tool is
