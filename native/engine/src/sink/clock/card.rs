@@ -63,3 +63,49 @@ impl SinkClock for CardClock {
     /// The card's demand is its phase: nothing to take over.
     fn continue_from(&mut self, _previous: &dyn SinkClock) {}
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::desired::{SinkProtocol, SinkSpec};
+    use crate::sink::mix::Mixed;
+    use crate::sink::output::card::{Card, CardOutput};
+    use crate::sink::output::transport::Transport;
+    use tributary_dsp::ChannelLayout;
+
+    #[test]
+    fn due_while_the_card_lacks_frames_and_then_when_it_will() {
+        // 48 kHz stereo, low mark 10 ms (480 frames); renders of 5 ms (240 frames).
+        let card = Card::register(2, 48_000, 100.0, 10.0);
+        let spec = SinkSpec::new(
+            &card.id,
+            SinkProtocol::Card,
+            48_000,
+            16,
+            ChannelLayout::STEREO,
+        );
+        let mut out = CardOutput::new(&spec, 0).unwrap();
+        let start = Instant::now();
+        let mut clock = CardClock::new(card.shared.clone(), start, out.period());
+        assert!(clock.deadline() <= start, "an empty ring: due at once");
+        out.take(Mixed::Silence(240));
+        let now = Instant::now();
+        assert_eq!(clock.advance(now), (Duration::ZERO, false));
+        assert!(clock.deadline() <= now, "240 of 480 frames: still due");
+        out.take(Mixed::Silence(240));
+        out.take(Mixed::Silence(240));
+        // 720 queued: due when 241 more have played, 5.02 ms from now.
+        let before = Instant::now();
+        let due = clock.deadline();
+        assert!(
+            due >= before + Duration::from_micros(5000),
+            "{:?}",
+            due - before
+        );
+        assert!(due <= Instant::now() + Duration::from_micros(5100));
+        // The card plays 480 frames: due again.
+        let mut taken = [0.0f32; 960];
+        assert_eq!(card.read_into(&mut taken), 960);
+        assert!(clock.deadline() <= now);
+    }
+}
