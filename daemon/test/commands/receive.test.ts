@@ -113,8 +113,8 @@ test('SIGTERM to tributary receive stops the receiver cleanly', {
   receiver.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  for (let i = 0; i < 200 && !stderr.includes('listening on'); i++) await sleep(50);
-  assert.match(stderr, new RegExp(`listening on 0\\.0\\.0\\.0:${port} \\(unicast\\)`));
+  for (let i = 0; i < 200 && !stderr.includes('listening for'); i++) await sleep(50);
+  assert.match(stderr, new RegExp(`listening for Scream on 0\\.0\\.0\\.0:${port} \\(unicast\\)`));
   const exited = new Promise<number | null>((resolve) => receiver?.on('close', resolve));
   receiver.kill('SIGTERM');
   const code = await Promise.race([exited, sleep(5000).then(() => 'timeout' as const)]);

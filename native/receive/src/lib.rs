@@ -1,4 +1,4 @@
-//! `tributary receive`: a Linux (and Raspberry Pi) receiver. Scream from the network goes
+//! `tributary receive`: a Linux (and Raspberry Pi) receiver. Scream (or RTP) from the network goes
 //! through the engine (`tributary-engine`: its jitter buffer, drift correction and mixer, on a
 //! sink whose clock the sound server pulls) to PulseAudio or PipeWire.
 //!

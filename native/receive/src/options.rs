@@ -3,6 +3,8 @@
 //! naming the option and the rule.
 
 use std::net::{IpAddr, Ipv4Addr};
+use tributary_dsp::SampleFormat;
+use tributary_engine::wire::rtp::RtpFormat;
 
 /// Scream's default port.
 pub const DEFAULT_PORT: u16 = 4010;
@@ -18,13 +20,15 @@ pub const BUFFER_MS: (u32, u32) = (20, 200);
 pub const USAGE: &str = "\
 Usage: tributary receive [options]
 
-Plays Scream audio from the network on this machine's PulseAudio or PipeWire (pipewire-pulse),
+Plays Scream (or RTP) audio from the network on this machine's PulseAudio or PipeWire (pipewire-pulse),
 through Tributary's jitter buffer and drift correction.
 
   -u            unicast: receive audio sent to this machine (use it with Tributary)
   -p PORT       UDP port (default 4010)
   -i ADDRESS    local IPv4 address to listen on (default: all)
   -g GROUP      multicast group to join without -u (default 239.255.77.77)
+  -r FORMAT     receive RTP instead of Scream, in FORMAT: L16 or L24/RATE/CHANNELS, e.g.
+                L16/48000/2 (a static payload type, 10 or 11, plays as its own format)
   -o pulse      audio back end: pulse (the default; alsa and jack are not built yet)
   -s SINK       PulseAudio sink name (default: the server's default sink)
   -n NAME       PulseAudio stream name (default: Tributary)
@@ -42,6 +46,8 @@ pub struct Options {
     pub port: u16,
     pub interface: Option<Ipv4Addr>,
     pub group: Ipv4Addr,
+    /// RTP in this format instead of Scream (`-r`).
+    pub rtp: Option<RtpFormat>,
     pub sink: Option<String>,
     pub stream_name: String,
     pub target_ms: u32,
@@ -57,6 +63,7 @@ impl Default for Options {
             port: DEFAULT_PORT,
             interface: None,
             group: DEFAULT_GROUP,
+            rtp: None,
             sink: None,
             stream_name: "Tributary".into(),
             target_ms: DEFAULT_TARGET_MS,
@@ -140,6 +147,12 @@ fn valued(flag: char) -> Option<Setter> {
             o.group = g;
             Ok(())
         },
+        'r' => |o, v| {
+            o.rtp = Some(
+                rtp_format(v).ok_or("an RTP format, L16 or L24/RATE/CHANNELS, e.g. L16/48000/2")?,
+            );
+            Ok(())
+        },
         'o' => |_, v| match v {
             "pulse" => Ok(()),
             "alsa" | "jack" | "raw" => Err(format!(
@@ -167,6 +180,21 @@ fn valued(flag: char) -> Option<Setter> {
     })
 }
 
+/// `L16/48000/2` (an SDP rtpmap's encoding name, clock rate and channels).
+fn rtp_format(v: &str) -> Option<RtpFormat> {
+    let mut parts = v.split('/');
+    let encoding: SampleFormat = parts.next()?.parse().ok()?;
+    if !matches!(encoding, SampleFormat::S16Be | SampleFormat::S24Be) {
+        return None;
+    }
+    let rate = parts.next()?.parse().ok()?;
+    let channels = parts.next()?.parse().ok()?;
+    if parts.next().is_some() {
+        return None;
+    }
+    RtpFormat::new(encoding, rate, channels)
+}
+
 fn in_range(v: &str, (lo, hi): (u32, u32)) -> Result<u32, String> {
     v.parse()
         .ok()
@@ -187,15 +215,23 @@ mod tests {
 
     #[test]
     fn the_scream_receivers_options_parse_and_bad_values_name_the_option() {
+        let err = |a: &[&str]| parse(a).unwrap_err();
         let o = run(&[
             "-uv", "-p", "4020", "-t60", "-l", "100", "-s", "null", "-o", "pulse",
         ]);
         assert!(o.unicast && o.verbose);
         assert_eq!((o.port, o.target_ms, o.buffer_ms), (4020, 60, Some(100)));
         assert_eq!(o.sink.as_deref(), Some("null"));
+        assert_eq!(o.rtp, None);
+        let rtp = run(&["-r", "L24/96000/2"]).rtp.unwrap();
+        assert_eq!(
+            (rtp.encoding, rtp.sample_rate, rtp.channels),
+            (SampleFormat::S24Be, 96_000, 2)
+        );
+        assert!(err(&["-r", "s16le/48000/2"]).starts_with("-r s16le/48000/2: an RTP format"));
+        assert!(err(&["-r", "L16/48000/9"]).starts_with("-r L16/48000/9: an RTP format"));
         assert_eq!(run(&[]), Options::default());
         assert_eq!(parse(&["--help"]).unwrap(), Parsed::Help);
-        let err = |a: &[&str]| parse(a).unwrap_err();
         assert_eq!(err(&["-t", "5"]), "-t 5: milliseconds, 10-2000");
         assert_eq!(err(&["-l", "500"]), "-l 500: milliseconds, 20-200");
         assert!(err(&["-o", "alsa"]).contains("not built yet"));

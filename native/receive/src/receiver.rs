@@ -1,16 +1,17 @@
-//! The engine side of the receiver: an engine listening on the Scream port (joining the
-//! multicast group without `-u`), one card sink ([`SinkProtocol::Card`]) whose clock the sound
-//! server pulls, and one path to it from the Scream sender heard most recently. A plain Scream
-//! source is matched by its sender's address, so the receiver learns it from the engine's
-//! unknown senders and applies it; a new sender takes over from the one playing.
+//! The engine side of the receiver: an engine listening on the port (joining the multicast
+//! group without `-u`), one card sink ([`SinkProtocol::Card`]) whose clock the sound server
+//! pulls, and one path to it. Scream: from the sender heard most recently (a plain Scream source
+//! is matched by its sender's address, so the receiver learns it from the engine's unknown
+//! senders and applies it; a new sender takes over). RTP (`-r`): from any sender to the port,
+//! in the format given (an RTP source is matched by its port).
 
 use crate::options::Options;
 use std::net::IpAddr;
 use tributary_dsp::ChannelLayout;
 use tributary_engine::sink::output::card::Card;
 use tributary_engine::{
-    DesiredState, Engine, EngineOptions, EngineStats, JitterConfig, PathSpec, SenderKind,
-    SinkProtocol, SinkSpec,
+    DesiredState, Engine, EngineOptions, EngineStats, JitterConfig, PathSpec, RtpSourceSpec,
+    SenderKind, SinkProtocol, SinkSpec,
 };
 
 /// The rate and channels the sound server is given: the engine converts any stream to them.
@@ -25,7 +26,9 @@ pub struct Receiver {
     engine: Engine,
     sink: SinkSpec,
     port: u16,
-    /// The sender playing.
+    /// RTP (a fixed path) rather than Scream (a path from the sender heard last).
+    rtp: bool,
+    /// The Scream sender playing.
     pub sender: Option<IpAddr>,
 }
 
@@ -39,11 +42,15 @@ impl Receiver {
             ..JitterConfig::default()
         }
         .clamped();
+        let (scream_ports, rtp_ports) = match o.rtp {
+            None => (vec![o.port], Vec::new()),
+            Some(_) => (Vec::new(), vec![o.port]),
+        };
         let options = EngineOptions {
             bind: o.bind(),
-            scream_ports: vec![o.port],
+            scream_ports,
             tagged_port: None,
-            rtp_ports: Vec::new(),
+            rtp_ports,
             multicast_groups: if o.unicast { Vec::new() } else { vec![o.group] },
             jitter,
             ..EngineOptions::default()
@@ -59,10 +66,25 @@ impl Receiver {
             ChannelLayout::STEREO,
         );
         sink.name = o.stream_name.clone();
+        // RTP is matched by its port: one path from any sender, at once.
+        sink.paths = o
+            .rtp
+            .map(|format| PathSpec {
+                rtp: Some(RtpSourceSpec {
+                    listen_ip: None,
+                    port: o.port,
+                    format,
+                    payload_type: None,
+                }),
+                ..PathSpec::new("rtp")
+            })
+            .into_iter()
+            .collect();
         let mut receiver = Receiver {
             engine,
             sink,
             port: o.port,
+            rtp: o.rtp.is_some(),
             sender: None,
         };
         receiver.apply()?;
@@ -72,6 +94,9 @@ impl Receiver {
     /// Plays the Scream sender heard most recently on our port if it is not the one playing;
     /// returns it when it changed.
     pub fn follow_sender(&mut self) -> Result<Option<IpAddr>, String> {
+        if self.rtp {
+            return Ok(None);
+        }
         let newest = self
             .engine
             .unknown_senders()
@@ -89,14 +114,16 @@ impl Receiver {
     }
 
     fn apply(&mut self) -> Result<(), String> {
-        self.sink.paths = self
-            .sender
-            .map(|ip| PathSpec {
-                ip: Some(ip),
-                ..PathSpec::new("scream")
-            })
-            .into_iter()
-            .collect();
+        if !self.rtp {
+            self.sink.paths = self
+                .sender
+                .map(|ip| PathSpec {
+                    ip: Some(ip),
+                    ..PathSpec::new("scream")
+                })
+                .into_iter()
+                .collect();
+        }
         let state = DesiredState {
             sinks: vec![self.sink.clone()],
         };

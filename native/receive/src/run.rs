@@ -28,7 +28,8 @@ pub fn run(o: &Options) -> Result<(), String> {
         format!("multicast {}", o.group)
     };
     eprintln!(
-        "receive: listening on {}:{} ({mode}), playing on PulseAudio with {} ms target latency",
+        "receive: listening for {} on {}:{} ({mode}), playing on PulseAudio with {} ms target latency",
+        o.rtp.map_or("Scream".to_owned(), |f| format!("RTP {} {} Hz {} ch", f.encoding, f.sample_rate, f.channels)),
         o.bind(),
         o.port,
         o.target_ms
