@@ -259,6 +259,32 @@ pub fn assert_tone_throughout(packets: &[(Instant, Vec<u8>)], freq: f64, max_gap
     gap
 }
 
+/// Runs the test `name` of this test binary again in a network namespace of its own
+/// (`unshare -n`, root only) whose loopback carries multicast (up, multicast on, 224.0.0.0/4
+/// routed to it), with `inside` set in its environment; fails with the run's output unless its
+/// one test passed. Returns that output.
+pub fn rerun_in_netns(name: &str, inside: &str) -> String {
+    let exe = std::env::current_exe().expect("test binary path");
+    let script = format!(
+        "ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo && \
+         exec '{}' --exact {name} --nocapture --test-threads=1",
+        exe.display()
+    );
+    let out = std::process::Command::new("unshare")
+        .args(["-n", "sh", "-c", &script])
+        .env(inside, "1")
+        .output()
+        .expect("unshare (util-linux) and ip (iproute2) are installed");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "inside the namespace:\n{text}");
+    assert!(text.contains("1 passed"), "the inner test ran:\n{text}");
+    text
+}
+
 /// Whether `tool` is on the PATH (a peer program a test runs).
 pub fn have_tool(tool: &str) -> bool {
     std::process::Command::new("sh")
