@@ -1,5 +1,6 @@
 //! The verbose report (`-v`): once a second, the jitter buffer's level, the sender's drift
-//! against this machine's clock, the underruns, and what the sound server holds.
+//! against this machine's clock, the underruns, and what the sound server holds (with the
+//! times the engine found no room in the card's ring: frames dropped, counted in `overflows`).
 
 use crate::output::CardStats;
 use std::sync::atomic::Ordering::Relaxed;
@@ -11,8 +12,10 @@ pub fn line(stats: &EngineStats, card: &CardShared, output: &CardStats) -> Strin
     let queued_ms = card.queued_frames() as f64 * 1000.0 / f64::from(card.rate);
     let server_ms = output.server_latency_us.load(Relaxed) as f64 / 1000.0;
     let sound = format!(
-        "card: {queued_ms:.1} ms queued, server latency {server_ms:.1} ms, underruns {}",
-        output.underruns.load(Relaxed)
+        "card: {queued_ms:.1} ms queued, server latency {server_ms:.1} ms, underruns {}, \
+         overflows {}",
+        output.underruns.load(Relaxed),
+        card.overflows.load(Relaxed),
     );
     match stats.sources.first() {
         Some(s) => format!(

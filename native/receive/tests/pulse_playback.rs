@@ -36,6 +36,11 @@ fn plays_a_scream_tone_on_pulseaudio_resumes_after_the_sender_restarts_and_stops
             .any(|l| l.contains("buffer") && l.contains("drift") && l.contains("underruns")),
         "-v reports the buffer, the drift and the underruns"
     );
+    let last = lines.iter().rev().find(|l| l.contains("card:")).unwrap();
+    assert!(
+        last.ends_with("underruns 0, overflows 0"),
+        "the card never lacked frames nor dropped any: {last}"
+    );
 
     let sounds = stretches(&x);
     for (i, (from, to)) in sounds.iter().enumerate() {

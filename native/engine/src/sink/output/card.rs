@@ -27,7 +27,7 @@ pub struct CardShared {
     pub rate: u32,
     /// Frames the ring should hold at least; below it the sink is due.
     low_frames: AtomicUsize,
-    /// Frames the engine could not write because the ring was full.
+    /// Renders the engine could not write because the ring was full (each dropped).
     pub overflows: AtomicU64,
 }
 
@@ -149,7 +149,7 @@ impl Transport for CardOutput {
             Mixed::Silence(n) => shared.ring.write_with(n * channels, |_| 0.0),
         };
         if !written {
-            shared.overflows.fetch_add(self.frames as u64, Relaxed);
+            shared.overflows.fetch_add(1, Relaxed);
         }
     }
 
