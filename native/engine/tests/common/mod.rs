@@ -122,6 +122,19 @@ pub fn send_scream_from(
     mask: u16,
     tones: &[(f64, f64)],
 ) {
+    send_scream_paced(from, to, seconds, mask, tones, 0.0);
+}
+
+/// [`send_scream_from`] by a sender whose clock runs `ppm` fast (positive) or slow against this
+/// machine's: its 48 kHz of audio leave in 1 / (1 + ppm / 10^6) seconds.
+pub fn send_scream_paced(
+    from: IpAddr,
+    to: SocketAddr,
+    seconds: f64,
+    mask: u16,
+    tones: &[(f64, f64)],
+    ppm: f64,
+) {
     let socket = UdpSocket::bind((from, 0)).unwrap();
     let channels = tones.len();
     let format = ScreamFormat {
@@ -143,7 +156,7 @@ pub fn send_scream_from(
     // machine delays this thread by more than any jitter buffer.
     tributary_engine::runtime::scheduling::raise_current_thread(30);
     let start = Instant::now();
-    let bytes_per_second = 48_000.0 * channels as f64 * 2.0;
+    let bytes_per_second = 48_000.0 * channels as f64 * 2.0 * (1.0 + ppm * 1e-6);
     let mut out = [0u8; 1200];
     for (k, payload) in pcm.chunks_exact(scream::PAYLOAD_LEN).enumerate() {
         let len = scream::build(&format, payload, &mut out).unwrap();
