@@ -46,13 +46,7 @@ fn inside_namespace(test: &str) -> bool {
         .arg("-u")
         .output()
         .is_ok_and(|o| o.stdout.starts_with(b"0\n"));
-    let have = |tool: &str| {
-        Command::new("sh")
-            .args(["-c", &format!("command -v {tool}")])
-            .stdout(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
+    let have = have_tool;
     if !root || !have("pulseaudio") || !have("parec") || !have("unshare") {
         skip_for_environment(
             test,
