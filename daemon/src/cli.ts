@@ -25,6 +25,11 @@ const commands: readonly CommandEntry[] = [
     load: () => import('./commands/render.js'),
   },
   {
+    name: 'receive',
+    summary: 'Play Scream from the network on this machine (PulseAudio/PipeWire)',
+    load: () => import('./commands/receive.js'),
+  },
+  {
     name: 'service install',
     summary: 'Install the system service (systemd) for this checkout or package',
     load: () => import('./commands/service-install.js'),

@@ -110,7 +110,7 @@ export async function serve({ settings, mediaCommandPort }: ServeOptions): Promi
   const log = fastify.log;
   if (certificate.generated) {
     log.info(
-      `generated a self-signed certificate (RSA 4096, valid until ${certificate.validTo.toISOString().slice(0, 10)}): ` +
+      `generated a self-signed certificate (ECDSA P-256, valid until ${certificate.validTo.toISOString().slice(0, 10)}): ` +
         `${certificate.certPath}; browsers warn about it once`,
     );
   }

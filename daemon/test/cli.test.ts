@@ -102,7 +102,7 @@ test('an unknown command or option exits 2 with a message on stderr', async () =
   assert.match(opt.stderr, /--nope/);
 });
 
-test('tributary serve: HTTPS with a generated RSA 4096 certificate, HTTP redirects, SIGTERM exits 0', async (t) => {
+test('tributary serve: HTTPS with a generated ECDSA P-256 certificate, HTTP redirects, SIGTERM exits 0', async (t) => {
   const dir = tempDir(t);
   const daemon = await startDaemon(dir);
   t.after(() => daemon.stop('SIGKILL'));
@@ -128,7 +128,8 @@ test('tributary serve: HTTPS with a generated RSA 4096 certificate, HTTP redirec
   assert.ok(cert.checkIP('127.0.0.1'));
   const days = (Date.parse(cert.validTo) - Date.parse(cert.validFrom)) / 86_400_000;
   assert.equal(Math.round(days), 365);
-  assert.equal(cert.publicKey.asymmetricKeyDetails?.modulusLength, 4096);
+  assert.equal(cert.publicKey.asymmetricKeyType, 'ec');
+  assert.equal(cert.publicKey.asymmetricKeyDetails?.namedCurve, 'prime256v1');
   assert.equal(statSync(join(dir, 'tributary.key')).mode & 0o077, 0, 'the key is private');
   assert.ok(statSync(join(dir, 'config.yaml')).isFile(), 'the default config was written');
   assert.ok(statSync(join(dir, 'equalizers.yaml')).isFile());
@@ -250,7 +251,6 @@ test('tributary serve uses CERTIFICATE and CERTIFICATE_KEY when given, generatin
     certificatePath: null,
     certificateKeyPath: null,
     directory: certDir,
-    keyBits: 2048,
   });
   const dir = tempDir(t);
   const daemon = await startDaemon(dir, {

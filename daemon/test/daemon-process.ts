@@ -130,8 +130,8 @@ export async function startDaemon(dir: string, env: Record<string, string> = {})
 }
 
 /**
- * `startDaemon` with a 2048-bit certificate made beforehand (in `dir/cert/`), so start-up does
- * not wait for the RSA 4096 key a first start generates.
+ * `startDaemon` with a certificate made beforehand (in `dir/cert/`) and given through
+ * CERTIFICATE / CERTIFICATE_KEY, as a user who brings their own would.
  */
 export async function startQuickDaemon(
   dir: string,
@@ -141,7 +141,6 @@ export async function startQuickDaemon(
     certificatePath: null,
     certificateKeyPath: null,
     directory: join(dir, 'cert'),
-    keyBits: 2048,
   });
   return startDaemon(dir, { CERTIFICATE: cert.certPath, CERTIFICATE_KEY: cert.keyPath, ...env });
 }

@@ -50,6 +50,21 @@ describe('content/docs', () => {
     expect(wrong).toEqual([]);
   });
 
+  test('a tcpdump command says how to install tcpdump in its paragraph (Debian servers have none)', () => {
+    const bare: string[] = [];
+    for (const file of files) {
+      const paragraphs = readFileSync(path.join(docsDir, file), 'utf8').split(/\n\s*\n/);
+      for (const paragraph of paragraphs) {
+        const command = paragraph.indexOf('sudo tcpdump');
+        const install = paragraph.indexOf('apt install tcpdump');
+        if (command >= 0 && (install < 0 || install > command)) {
+          bare.push(`${file}: ${paragraph.slice(command, command + 60)}`);
+        }
+      }
+    }
+    expect(bare).toEqual([]);
+  });
+
   test.each(pageIds.map((id) => [id]))('page %s has its MDX file', (id) => {
     expect(existsSync(path.join(docsDir, `${id}.mdx`))).toBe(true);
   });

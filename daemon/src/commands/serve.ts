@@ -18,7 +18,7 @@ Environment:
   API_HOST                      Address to bind (default 0.0.0.0)
   API_PORT                      HTTPS port (default 443 when it can be bound, else 8443)
   HTTP_PORT                     Port that redirects HTTP to HTTPS (default 80, else 8080; off to disable)
-  CERTIFICATE, CERTIFICATE_KEY  PEM certificate and key (default: a self-signed pair, RSA 4096,
+  CERTIFICATE, CERTIFICATE_KEY  PEM certificate and key (default: a self-signed pair, ECDSA P-256,
                                 365 days, generated beside config.yaml on first start)
   CONFIG_PATH                   config.yaml (default $XDG_CONFIG_HOME/tributary/config.yaml,
                                 XDG_CONFIG_HOME defaulting to ~/.config)

@@ -1,5 +1,7 @@
 // The HTTPS certificate: the one given by CERTIFICATE/CERTIFICATE_KEY, or a self-signed one
-// generated on first start (RSA 4096, 365 days) and kept beside the configuration.
+// generated on first start (ECDSA P-256, 365 days: milliseconds to make, where RSA 4096 took
+// seconds) and kept beside the configuration. A pair already on disk is used whatever its key
+// type, so an RSA certificate an earlier version generated keeps working until it expires.
 import { X509Certificate } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -26,7 +28,6 @@ export interface CertificateOptions {
   readonly certificateKeyPath: string | null;
   /** Where the generated pair lives (the configuration directory). */
   readonly directory: string;
-  readonly keyBits?: number;
   readonly now?: Date;
 }
 
@@ -66,26 +67,26 @@ export async function loadCertificate(options: CertificateOptions): Promise<Cert
       return { cert, key, certPath, keyPath, generated: false, validTo };
     }
   }
-  return generateCertificate(certPath, keyPath, options.keyBits ?? 4096, now);
+  return generateCertificate(certPath, keyPath, now);
 }
 
 async function generateCertificate(
   certPath: string,
   keyPath: string,
-  keyBits: number,
   now: Date,
 ): Promise<CertificatePair> {
   const host = hostname();
   const notAfter = new Date(now.getTime() + 365 * 24 * 3600 * 1000);
   const pems = await generate([{ name: 'commonName', value: host }], {
-    keyType: 'rsa',
-    keySize: keyBits,
-    algorithm: 'sha256',
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256', // ecdsa-with-SHA256
     notBeforeDate: now,
     notAfterDate: notAfter,
     extensions: [
       { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      // An ECDSA key signs (the TLS handshake); it never enciphers a key, as RSA's did.
+      { name: 'keyUsage', digitalSignature: true },
       { name: 'extKeyUsage', serverAuth: true },
       {
         name: 'subjectAltName',

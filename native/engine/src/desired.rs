@@ -20,6 +20,9 @@ pub enum SinkProtocol {
     Rtp,
     /// Raw PCM over a TCP connection the engine opens to the sink.
     Tcp,
+    /// A sound card on this machine (`tributary receive`): the mix goes to the card
+    /// registered under the sink's id ([`crate::sink::output::card`]), whose demand paces it.
+    Card,
 }
 
 /// How an RTP source arrives.

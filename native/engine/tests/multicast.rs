@@ -6,7 +6,6 @@ mod common;
 
 use common::*;
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
-use std::process::Command;
 use std::time::Duration;
 use tributary_engine::{Engine, EngineOptions, SinkProtocol};
 
@@ -29,24 +28,7 @@ fn multicast_in_a_private_network_namespace() {
         );
     }
     // This same test runs again inside the namespace, where INSIDE sends it to the real work.
-    let exe = std::env::current_exe().expect("test binary path");
-    let script = format!(
-        "ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo && \
-         exec '{}' --exact multicast_in_a_private_network_namespace --nocapture --test-threads=1",
-        exe.display()
-    );
-    let out = Command::new("unshare")
-        .args(["-n", "sh", "-c", &script])
-        .env(INSIDE, "1")
-        .output()
-        .expect("unshare (util-linux) and ip (iproute2) are installed");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "inside the namespace:\n{text}");
-    assert!(text.contains("1 passed"), "the inner test ran:\n{text}");
+    rerun_in_netns("multicast_in_a_private_network_namespace", INSIDE);
 }
 
 /// The test proper, inside the namespace the test above creates.

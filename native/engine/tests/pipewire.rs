@@ -19,20 +19,13 @@ use listen::listen;
 use pipewire::PipeWire;
 use std::net::UdpSocket;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 use tributary_engine::wire::rtp::RtpFormat;
 use tributary_engine::SinkProtocol;
 
 /// True when PipeWire and its tools are here; otherwise the test is skipped (failed in CI).
 fn have_pipewire(test: &str) -> bool {
-    let have = |tool: &str| {
-        Command::new("sh")
-            .args(["-c", &format!("command -v {tool}")])
-            .stdout(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
+    let have = have_tool;
     if ["pipewire", "pw-cli", "pw-link", "pw-play"]
         .iter()
         .all(|t| have(t))

@@ -24,7 +24,7 @@ export const SourceStatsFields = {
   rtcp_packets: Type.Number({ minimum: 0, description: 'RTCP sender/receiver reports received.' }),
   jitter_ms: Type.Number({ description: 'Interarrival jitter (RFC 3550), ms.' }),
   buffer_ms: Type.Number({ description: 'Audio queued ahead of playback, ms.' }),
-  drift_ppm: Type.Number({ description: "Sender clock error against the router's clock, ppm (positive: fast)." }),
+  drift_ppm: Type.Number({ description: "Sender clock error against the router's clock, ppm (positive: fast): the slope of the earliest arrivals over the last 64 s, first published after 8 one-second windows of a sender (a new one, or one restarted with new timestamps; until then the previous estimate stands). A pause the sender's timestamps skip (10 ms or more) starts the fit afresh the same way. Clamped to +-1000: a value there is no clock but a sender sending faster or slower than the rate the source plays it at (a wrong sample rate for a dynamic payload type)." }),
   correction_ppm: Type.Number({ description: 'Rate adjustment the readers apply now: the drift they correct for (drift_ppm, counted at the weight its precision earns) plus a correction of the buffer level of at most +-50 ppm, ppm; it moves towards that sum by at most 20 ppm per second.' }),
   underruns: Type.Number({ minimum: 0, description: 'Times a reader ran dry while the source was sending.' }),
   silence_ms: Type.Number({ minimum: 0, description: 'Silence played because of those, ms.' }),

@@ -46,7 +46,13 @@ crate::report::report! {
         pub jitter_ms: f64,
         /// Audio queued ahead of playback, ms.
         pub buffer_ms: f64,
-        /// Sender clock error against the router's clock, ppm (positive: fast).
+        /// Sender clock error against the router's clock, ppm (positive: fast): the slope of the
+        /// earliest arrivals over the last 64 s, first published after 8 one-second windows of a
+        /// sender (a new one, or one restarted with new timestamps; until then the previous
+        /// estimate stands). A pause the sender's timestamps skip (10 ms or more) starts the fit
+        /// afresh the same way. Clamped to +-1000: a value there is no clock but a sender
+        /// sending faster or slower than the rate the source plays it at (a wrong sample rate
+        /// for a dynamic payload type).
         pub drift_ppm: f64,
         /// Rate adjustment the readers apply now: the drift they correct for (drift_ppm,
         /// counted at the weight its precision earns) plus a correction of the buffer level of

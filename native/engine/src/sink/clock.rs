@@ -4,19 +4,19 @@
 //! ([`SinkClock::advance`]); nothing in the graph (taps, paths) knows which clock a sink runs
 //! on: readers render what the sink's tick asks for, at the router time of the tick.
 //!
-//! Built: [`router::RouterClock`], today's clock, a steady cadence on the router's monotonic
-//! clock. Where the next ones plug in (native/engine/README.md draws it):
+//! Built: [`router::RouterClock`], the network sinks' clock, a steady cadence on the router's
+//! monotonic clock; and [`card::CardClock`], a clock pulled by a sound card (`tributary
+//! receive`): the card's playback thread drains a ring, and the sink is due when the ring holds
+//! less than its low mark. Not built: correcting the card's rate against the router's after the
+//! mix (a resampler in `sink/`); the readers' clock recovery absorbs a card a few ppm off.
+//! Where the next one plugs in (native/engine/README.md draws it):
 //!
-//! - a clock pulled by a sound card (`tributary receive`, a local output that asks for
-//!   frames): the card's callback thread says how much it has queued, in an atomic; the
-//!   clock's deadline is when that falls below a period, `advance` counts what was handed over;
-//!   the card's rate against the router's is the sink's to correct (a resampler after its mix,
-//!   in `sink/`), so taps shared with router-clocked sinks are untouched;
 //! - a clock slaved to a reference (RTCP sender reports, a time service): deadlines on the
 //!   reference's timeline mapped to the router's clock by an offset and rate it keeps
 //!   estimating; a sink consuming a few ppm faster or slower is what the readers' clock
 //!   recovery already absorbs.
 
+pub mod card;
 pub mod router;
 
 use std::time::{Duration, Instant};

@@ -17,6 +17,7 @@ pub mod output;
 use crate::desired::{ConfigError, SinkSpec};
 use crate::graph::path::Path;
 use crate::graph::tap::Tap;
+use crate::sink::clock::card::CardClock;
 use crate::sink::clock::router::RouterClock;
 use crate::sink::clock::SinkClock;
 pub use crate::sink::counters::SinkCounters;
@@ -37,7 +38,7 @@ pub struct Sink {
     pub spec: SinkSpec,
     pub paths: Vec<Path>,
     pub counters: Arc<SinkCounters>,
-    /// When its packets are due (see [`clock`]: the router's clock today).
+    /// When its packets are due (see [`clock`]: the router's, or a card's for a card sink).
     clock: Box<dyn SinkClock>,
     mix: Mix,
     meter: MeterWindow,
@@ -57,11 +58,16 @@ impl Sink {
             Output::max_frames(spec),
         )
         .map_err(|e| ConfigError(format!("sink {}: {e}", spec.name)))?;
+        // A card sink runs on its card's clock, every other on the router's.
+        let clock: Box<dyn SinkClock> = match output.card() {
+            Some(card) => Box::new(CardClock::new(card.clone(), start, output.period())),
+            None => Box::new(RouterClock::new(start, output.period())),
+        };
         Ok(Self {
             spec: spec.clone(),
             paths: Vec::new(),
             counters: Arc::new(SinkCounters::default()),
-            clock: Box::new(RouterClock::new(start, output.period())),
+            clock,
             mix,
             meter: MeterWindow::new(spec.layout.channels(), spec.sample_rate),
             output,

@@ -5,6 +5,16 @@
 //! clean line whose slope is the sender's clock error. Each window (1 s) keeps its minimum
 //! offset; a least-squares line through the last 64 windows gives the drift in ppm.
 //!
+//! Steps: a sender that pauses without counting the pause in its timestamps (PulseAudio's
+//! `module-rtp-send` when the null sink it sends from is suspended, by `module-suspend-on-idle`
+//! or `pactl suspend-sink`) moves that envelope by the length of the pause at once. No clock
+//! does that: drift moves it by at most 1 ms per window (1000 ppm), and a window's minimum,
+//! over 50 to 170 packets, scatters by a few ms. A window whose minimum is more than
+//! [`STEP_S`] off the line of the windows before it starts the fit afresh from itself; the
+//! estimate from before the step (and from before the window just before it, which may hold
+//! the step's start) stands until [`MIN_WINDOWS`] windows of the new run give a new one. Fitting across the step instead read the pause as a clock error: a 1 s pause in a
+//! 64 s fit is 23,000 ppm, shown as the -1000 clamp for a minute after every pause (issue 32).
+//!
 //! Jitter: the RFC 3550 interarrival jitter estimator (`J += (|D| - J) / 16`).
 
 /// Length of one envelope window, in seconds.
@@ -16,6 +26,11 @@ const MIN_WINDOWS: usize = 8;
 /// Largest correction believed: real sound-card and crystal clocks are within a few hundred
 /// ppm; anything beyond is a burst (a sender catching up) and left to the buffer controller.
 const MAX_PPM: f64 = 1000.0;
+/// A jump of a window's minimum offset beyond which the sender's timeline stepped (a pause its
+/// timestamps skip, a clock step): 10 ms, 10 times the most a 1000 ppm drift moves it in a
+/// window and beyond the scatter of window minima (a few ms). A sender stalled and catching up
+/// (ffmpeg on a busy machine) makes no step: its earliest packets keep the minimum.
+pub const STEP_S: f64 = 0.010;
 
 /// Estimates one source's drift and jitter. Fixed size; updates never allocate.
 #[derive(Clone, Debug)]
@@ -29,8 +44,15 @@ pub struct DriftEstimator {
     ppm: f64,
     /// Standard error of `ppm` (from the fit's residuals).
     ppm_se: f64,
+    /// `ppm` and `ppm_se` before the latest window was fitted: what a step goes back to.
+    before_last: (f64, f64),
     jitter_s: f64,
     last_transit: Option<f64>,
+    /// Steps of the timeline seen (each started the fit afresh), and the last one's size (s).
+    steps: u64,
+    last_step_s: f64,
+    /// The count of steps last logged ([`DriftEstimator::step_to_log`]).
+    logged_steps: u64,
 }
 
 impl DriftEstimator {
@@ -44,8 +66,12 @@ impl DriftEstimator {
             next_point: 0,
             ppm: 0.0,
             ppm_se: f64::INFINITY,
+            before_last: (0.0, f64::INFINITY),
             jitter_s: 0.0,
             last_transit: None,
+            steps: 0,
+            last_step_s: 0.0,
+            logged_steps: 0,
         }
     }
 
@@ -96,6 +122,22 @@ impl DriftEstimator {
     }
 
     fn push_point(&mut self, t: f64, offset: f64) {
+        if self.n_points > 0 {
+            // Where the line through the windows before puts this one: the last window's
+            // minimum moved by the drift measured so far (a fast sender's offset shrinks).
+            let (t_last, o_last) = self.points[(self.next_point + WINDOWS - 1) % WINDOWS];
+            let step = offset - (o_last - self.ppm * 1e-6 * (t - t_last));
+            if step.abs() > STEP_S {
+                // The window before the step may hold its start (PulseAudio's packets came
+                // 2-3 ms late in the last window before a suspend): its fit is dropped too.
+                (self.ppm, self.ppm_se) = self.before_last;
+                self.n_points = 0;
+                self.next_point = 0;
+                self.steps += 1;
+                self.last_step_s = step;
+            }
+        }
+        self.before_last = (self.ppm, self.ppm_se);
         self.points[self.next_point] = (t, offset);
         self.next_point = (self.next_point + 1) % WINDOWS;
         self.n_points = (self.n_points + 1).min(WINDOWS);
@@ -158,6 +200,24 @@ impl DriftEstimator {
         self.ppm_se
     }
 
+    /// Steps of the sender's timeline seen so far (see the module's notes on steps).
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// A step to log now, as (steps so far, the last one's size in seconds): the first, then
+    /// whenever the count has doubled since the last logged, so a sender that pauses over and
+    /// over fills the log logarithmically.
+    pub fn step_to_log(&mut self) -> Option<(u64, f64)> {
+        let due = self.steps > self.logged_steps
+            && (self.logged_steps == 0 || self.steps >= 2 * self.logged_steps);
+        if !due {
+            return None;
+        }
+        self.logged_steps = self.steps;
+        Some((self.steps, self.last_step_s))
+    }
+
     /// Interarrival jitter in seconds.
     pub fn jitter_s(&self) -> f64 {
         self.jitter_s
@@ -203,5 +263,101 @@ mod tests {
             );
             assert!(est.jitter_s() > 0.0005 && est.jitter_s() < 0.004);
         }
+    }
+
+    /// A sender +120 ppm fast whose timestamps skip a pause of `pause_s` at 20 s (the pause's
+    /// packets never come, and the next ones carry on the timestamps where they stopped): the
+    /// drift measured each second after it, from 21 s to 100 s.
+    fn drift_after_pause(pause_s: f64) -> (Vec<f64>, DriftEstimator) {
+        let mut est = DriftEstimator::new(48_000);
+        let mut rng = Lcg(11);
+        let per_packet = 288u64;
+        let sender_rate = 48_000.0 * (1.0 + 120.0 * 1e-6);
+        let mut seen = Vec::new();
+        for i in 1..=(100.0 * 48_000.0 / per_packet as f64) as u64 {
+            let mut t = (i * per_packet) as f64 / sender_rate;
+            if t >= 20.0 {
+                t += pause_s;
+            }
+            est.observe(100.0 + t + rng.next_f64() * 0.004, i * per_packet);
+            if i % 167 == 0 && t > 21.0 {
+                seen.push(est.ppm());
+            }
+        }
+        (seen, est)
+    }
+
+    #[test]
+    fn a_pause_the_timestamps_skip_does_not_read_as_drift() {
+        for pause_s in [0.02, 1.0, 3.0] {
+            let (seen, mut est) = drift_after_pause(pause_s);
+            let worst = seen.iter().fold(0.0f64, |w, p| w.max((p - 120.0).abs()));
+            assert!(
+                worst < 20.0,
+                "{pause_s} s pause: {worst} ppm off 120 at worst, {seen:?}"
+            );
+            assert_eq!(est.steps(), 1, "{pause_s} s pause");
+            let (n, size) = est.step_to_log().expect("the step is logged");
+            assert_eq!(n, 1);
+            assert!(
+                (size - pause_s).abs() < 0.01,
+                "{size} s step for a {pause_s} s pause"
+            );
+            assert_eq!(est.step_to_log(), None, "logged once");
+        }
+        // A pause shorter than STEP_S is left to the fit: it bends it for a while, well within
+        // the clamp (5 ms across a fit of 20 to 64 windows).
+        let (seen, est) = drift_after_pause(0.005);
+        assert_eq!(est.steps(), 0);
+        let worst = seen.iter().fold(0.0f64, |w, p| w.max((p - 120.0).abs()));
+        assert!(worst < 300.0, "5 ms pause: {worst} ppm off at worst");
+    }
+
+    #[test]
+    fn the_window_before_a_step_is_dropped_with_it() {
+        // The last second before a 1 s pause arrives 3 ms late (a sender slowing as it stops,
+        // as PulseAudio's did before a suspend): the window there is 3 ms off the line, too
+        // little for a step. It bends the fit until the step shows, a window after the pause;
+        // from then on the estimate held is the one from before it.
+        let mut est = DriftEstimator::new(48_000);
+        let sender_rate = 48_000.0 * (1.0 + 120.0 * 1e-6);
+        let mut rng = Lcg(5);
+        let mut seen = Vec::new();
+        for i in 1..=(40.0 * 48_000.0 / 288.0) as u64 {
+            let mut t = (i * 288) as f64 / sender_rate;
+            let late = if (19.0..20.0).contains(&t) {
+                0.003
+            } else {
+                0.0
+            };
+            if t >= 20.0 {
+                t += 1.0;
+            }
+            est.observe(100.0 + t + late + rng.next_f64() * 0.001, i * 288);
+            if t > 10.0 && !(20.0..22.5).contains(&t) && i % 167 == 0 {
+                seen.push(est.ppm());
+            }
+        }
+        assert_eq!(est.steps(), 1);
+        let worst = seen.iter().fold(0.0f64, |w, p| w.max((p - 120.0).abs()));
+        assert!(worst < 10.0, "{worst} ppm off 120 at worst: {seen:?}");
+    }
+
+    #[test]
+    fn steps_are_logged_the_first_time_and_when_their_count_doubles() {
+        let mut est = DriftEstimator::new(48_000);
+        let mut logged = Vec::new();
+        for i in 1..=40u64 {
+            // A window of packets, each window 100 ms later than the one before.
+            for k in 0..50u64 {
+                let n = (i * 50 + k) * 960;
+                est.observe(i as f64 * 1.1 + k as f64 * 0.02, n);
+            }
+            if let Some((n, _)) = est.step_to_log() {
+                logged.push(n);
+            }
+        }
+        assert!(est.steps() > 30, "{} steps", est.steps());
+        assert_eq!(logged[..4], [1, 2, 4, 8], "{logged:?}");
     }
 }

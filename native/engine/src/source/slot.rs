@@ -189,8 +189,19 @@ impl SourceSlot {
         self.counters.format.store(pack_format(format), Relaxed);
     }
 
-    /// Copies the buffer's counters and estimates into the shared atomics.
-    pub fn publish(&self) {
+    /// Copies the buffer's counters and estimates into the shared atomics; logs a step of the
+    /// sender's timeline the drift estimate started afresh after (at a bounded rate, see
+    /// [`crate::source::drift::DriftEstimator::step_to_log`]).
+    pub fn publish(&mut self) {
+        if let Some((steps, size_s)) = self.buffer.drift.step_to_log() {
+            log::info!(
+                "source '{}': its packets came {:+.0} ms off their timestamps at once (a pause \
+                 the timestamps skip, such as a PulseAudio sink suspended while idle): drift \
+                 measured afresh from there ({steps} such steps so far)",
+                self.name,
+                size_s * 1000.0
+            );
+        }
         let c = &self.buffer.counters;
         let s = &self.counters;
         s.packets.store(c.packets, Relaxed);

@@ -122,6 +122,19 @@ pub fn send_scream_from(
     mask: u16,
     tones: &[(f64, f64)],
 ) {
+    send_scream_paced(from, to, seconds, mask, tones, 0.0);
+}
+
+/// [`send_scream_from`] by a sender whose clock runs `ppm` fast (positive) or slow against this
+/// machine's: its 48 kHz of audio leave in 1 / (1 + ppm / 10^6) seconds.
+pub fn send_scream_paced(
+    from: IpAddr,
+    to: SocketAddr,
+    seconds: f64,
+    mask: u16,
+    tones: &[(f64, f64)],
+    ppm: f64,
+) {
     let socket = UdpSocket::bind((from, 0)).unwrap();
     let channels = tones.len();
     let format = ScreamFormat {
@@ -143,7 +156,7 @@ pub fn send_scream_from(
     // machine delays this thread by more than any jitter buffer.
     tributary_engine::runtime::scheduling::raise_current_thread(30);
     let start = Instant::now();
-    let bytes_per_second = 48_000.0 * channels as f64 * 2.0;
+    let bytes_per_second = 48_000.0 * channels as f64 * 2.0 * (1.0 + ppm * 1e-6);
     let mut out = [0u8; 1200];
     for (k, payload) in pcm.chunks_exact(scream::PAYLOAD_LEN).enumerate() {
         let len = scream::build(&format, payload, &mut out).unwrap();
@@ -271,6 +284,41 @@ pub fn assert_tone_throughout(packets: &[(Instant, Vec<u8>)], freq: f64, max_gap
     let (f, _) = tone(played, 48_000.0);
     assert!((f - freq).abs() < 5.0, "{f} Hz");
     gap
+}
+
+/// Runs the test `name` of this test binary again in a network namespace of its own
+/// (`unshare -n`, root only) whose loopback carries multicast (up, multicast on, 224.0.0.0/4
+/// routed to it), with `inside` set in its environment; fails with the run's output unless its
+/// one test passed. Returns that output.
+pub fn rerun_in_netns(name: &str, inside: &str) -> String {
+    let exe = std::env::current_exe().expect("test binary path");
+    let script = format!(
+        "ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo && \
+         exec '{}' --exact {name} --nocapture --test-threads=1",
+        exe.display()
+    );
+    let out = std::process::Command::new("unshare")
+        .args(["-n", "sh", "-c", &script])
+        .env(inside, "1")
+        .output()
+        .expect("unshare (util-linux) and ip (iproute2) are installed");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "inside the namespace:\n{text}");
+    assert!(text.contains("1 passed"), "the inner test ran:\n{text}");
+    text
+}
+
+/// Whether `tool` is on the PATH (a peer program a test runs).
+pub fn have_tool(tool: &str) -> bool {
+    std::process::Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .stdout(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 /// Ends a test that cannot run on this machine (not root, a tool missing). Outside CI it writes

@@ -5,12 +5,14 @@
 //! - [`scream`]: Scream over UDP, a 5-byte header + 1152-byte payloads;
 //! - [`rtp`]: RTP L16/L24 over UDP, frame-aligned payloads of at most 1152 bytes, RTCP sender
 //!   reports every 5 s on port + 1;
-//! - [`tcp`]: raw PCM over a TCP connection the engine opens (and reopens) to the sink.
+//! - [`tcp`]: raw PCM over a TCP connection the engine opens (and reopens) to the sink;
+//! - [`card`]: a sound card on this machine, through a ring its playback thread drains.
 //!
 //! Adding a transport (MP3 over HTTP, Opus/WebRTC, a local sound card) is one module here that
 //! implements [`Transport`] (in [`transport`], or, for a chunked PCM stream, [`stream::ChunkSender`]), and one
 //! line in the `outputs!` list below (with its [`SinkProtocol`] variant in the desired state).
 
+pub mod card;
 mod pcm;
 pub mod rtp;
 pub mod scream;
@@ -70,6 +72,15 @@ macro_rules! outputs {
                 }
             }
 
+            /// The card this output feeds, for a card sink with a registered card.
+            pub fn card(&self) -> Option<&std::sync::Arc<card::CardShared>> {
+                match self {
+                    Output::Card(c) => c.shared(),
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+
             /// Carries on `previous`'s stream when it is the same transport.
             pub fn continue_from(&mut self, previous: &Output) {
                 #[allow(unreachable_patterns)]
@@ -86,4 +97,5 @@ outputs! {
     Scream => Scream(scream::ScreamOutput),
     Rtp => Rtp(rtp::RtpOutput),
     Tcp => Tcp(tcp::TcpOutput),
+    Card => Card(card::CardOutput),
 }

@@ -1,0 +1,123 @@
+// `tributary receive` runs the receiver program (native/receive, `tributary-receive`) with the
+// same arguments: its output and exit code come through, and SIGTERM to `tributary` stops it
+// cleanly. Real processes: the CLI under Node, the Rust program `cargo test` built, and for the
+// signal a PulseAudio of the test's own with a null sink. What the receiver plays is tested in
+// native/receive/tests (a tone recorded from the null sink).
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { receiverProgram, run } from '../../src/commands/receive.js';
+import { cli } from '../daemon-process.js';
+import { runCommand } from '../helpers.js';
+
+const program = receiverProgram({});
+const notBuilt = program ? false : 'env: tributary-receive is not built (cargo test builds it)';
+
+const spawnCli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  spawnSync(process.execPath, ['--import', 'tsx', cli, 'receive', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 20_000,
+  });
+
+async function freeUdpPort(): Promise<number> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  const { port } = socket.address();
+  socket.close();
+  return port;
+}
+
+test('tributary receive passes its arguments, output and exit code through', {
+  skip: notBuilt,
+}, async () => {
+  const help = spawnCli(['--help']);
+  assert.equal(help.status, 0, help.stderr);
+  assert.match(help.stdout, /^Usage: tributary receive \[options\]/);
+  assert.match(help.stdout, /-t MS +target latency/);
+
+  const bad = spawnCli(['-t', '5']);
+  assert.equal(bad.status, 2);
+  assert.equal(bad.stderr, 'tributary receive: -t 5: milliseconds, 10-2000\n');
+
+  const server = `unix:${join(tmpdir(), `no-pulse-${process.pid}`, 'native')}`;
+  const port = String(await freeUdpPort());
+  const missing = spawnCli(['-u', '-p', port], { PULSE_SERVER: server });
+  assert.equal(missing.status, 1);
+  assert.match(
+    missing.stderr,
+    new RegExp(`cannot play on PulseAudio \\(${server}\\): Connection refused`),
+  );
+});
+
+test('without the receiver program it says it cannot run it', async () => {
+  const saved = process.env.TRIBUTARY_RECEIVE_BIN;
+  process.env.TRIBUTARY_RECEIVE_BIN = join(tmpdir(), `no-receiver-${process.pid}`);
+  try {
+    const result = await runCommand(run, ['-u']);
+    assert.equal(result.status, 1);
+    assert.match(
+      result.stderr,
+      /^tributary receive: cannot run .*no-receiver-\d+: spawn .* ENOENT\n$/,
+    );
+  } finally {
+    if (saved === undefined) delete process.env.TRIBUTARY_RECEIVE_BIN;
+    else process.env.TRIBUTARY_RECEIVE_BIN = saved;
+  }
+});
+
+const havePulse =
+  spawnSync('sh', ['-c', 'command -v pulseaudio']).status === 0
+    ? false
+    : 'env: needs PulseAudio (Debian: pulseaudio)';
+
+test('SIGTERM to tributary receive stops the receiver cleanly', {
+  skip: notBuilt || havePulse,
+}, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'trib-receive-'));
+  const socket = join(dir, 'native');
+  writeFileSync(
+    join(dir, 'pa.pa'),
+    `load-module module-native-protocol-unix auth-anonymous=1 socket=${socket}\n` +
+      'load-module module-null-sink sink_name=out\n',
+  );
+  const pulse = spawn(
+    'pulseaudio',
+    ['-n', '-F', join(dir, 'pa.pa'), '--exit-idle-time=-1', '--disallow-exit', '--system=false'],
+    { env: { ...process.env, HOME: dir, XDG_RUNTIME_DIR: dir }, stdio: 'ignore' },
+  );
+  let receiver: ChildProcess | undefined;
+  t.after(() => {
+    receiver?.kill('SIGKILL');
+    pulse.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  for (let i = 0; i < 200 && !existsSync(socket); i++) await sleep(50);
+  assert.ok(existsSync(socket), 'PulseAudio started');
+
+  const port = String(await freeUdpPort());
+  receiver = spawn(
+    process.execPath,
+    ['--import', 'tsx', cli, 'receive', '-u', '-p', port, '-s', 'out'],
+    {
+      env: { ...process.env, PULSE_SERVER: `unix:${socket}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stderr = '';
+  receiver.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  for (let i = 0; i < 200 && !stderr.includes('listening for'); i++) await sleep(50);
+  assert.match(stderr, new RegExp(`listening for Scream on 0\\.0\\.0\\.0:${port} \\(unicast\\)`));
+  const exited = new Promise<number | null>((resolve) => receiver?.on('close', resolve));
+  receiver.kill('SIGTERM');
+  const code = await Promise.race([exited, sleep(5000).then(() => 'timeout' as const)]);
+  assert.equal(code, 0, stderr);
+  assert.match(stderr, /receive: stopped\n$/);
+});

@@ -1,0 +1,29 @@
+//! Where the received audio plays: the sound server back ends. Built: [`pulse`] (PulseAudio,
+//! and PipeWire through pipewire-pulse). Not built: ALSA, JACK.
+
+pub mod pulse;
+
+use std::sync::atomic::AtomicU64;
+
+/// What a back end counts, read by the verbose report.
+#[derive(Default)]
+pub struct CardStats {
+    /// Frames handed to the sound server.
+    pub frames: AtomicU64,
+    /// Times the engine had not rendered in time and silence was written instead.
+    pub underruns: AtomicU64,
+    /// The sound server's latency (its buffer and the device's), microseconds.
+    pub server_latency_us: AtomicU64,
+}
+
+/// A back end that cannot start or stopped playing, in words for the user.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutputError(pub String);
+
+impl std::fmt::Display for OutputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for OutputError {}
