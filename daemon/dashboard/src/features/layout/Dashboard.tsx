@@ -25,6 +25,7 @@ import { RoutesEmpty } from '../onboarding/RoutesEmpty';
 import { SinksEmpty } from '../onboarding/SinksEmpty';
 import { SourcesEmpty } from '../onboarding/SourcesEmpty';
 import { RouteCard } from '../routes/RouteCard';
+import { RouteMatrix } from '../routes/RouteMatrix';
 import { SinkCard } from '../sinks/SinkCard';
 import { SourceCard } from '../sources/SourceCard';
 import { ActiveSource, useActiveSource } from './ActiveSource';
@@ -32,6 +33,7 @@ import { Banners } from './Banners';
 import { Column } from './Column';
 import { announcements, collisions, keyboardCoordinates, onDragEnd } from './drag';
 import { RouteLines } from './RouteLines';
+import { routesView } from './registry';
 import { TopBar } from './TopBar';
 import { VisualizerSlot } from './VisualizerSlot';
 
@@ -79,6 +81,7 @@ export function Dashboard() {
   const columnsRef = useRef<HTMLDivElement>(null);
   const desktop = useMediaQuery(DESKTOP);
   const active = useActiveSource();
+  const matrix = routesView.useValue() === 'matrix' && desktop;
   const [dragging, setDragging] = useState<string | null>(null);
   useShortcuts(active, searchRef);
   const sensors = useSensors(
@@ -122,51 +125,57 @@ export function Dashboard() {
               }}
               onDragCancel={() => setDragging(null)}
             >
-              <div className="columns" ref={columnsRef}>
-                <Column<Source>
-                  kind="source"
-                  title="Sources"
-                  {...panel(config, config.sources, shown.sources)}
-                  renderCard={(source, handle) => <SourceCard source={source} handle={handle} />}
-                  actions={<SourceActions />}
-                  empty={<SourcesEmpty />}
-                  collapsible={!desktop}
-                />
-                <Column<Route>
-                  kind="route"
-                  title="Routes"
-                  {...panel(config, config.routes, shown.routes)}
-                  renderCard={(route, handle) => <RouteCard route={route} handle={handle} />}
-                  actions={
-                    <DialogButton dialog={{ type: 'add-route' }}>
-                      <PlusIcon /> Add Route
-                    </DialogButton>
-                  }
-                  empty={
-                    <RoutesEmpty canRoute={config.sources.length > 0 && config.sinks.length > 0} />
-                  }
-                  collapsible={!desktop}
-                />
-                <Column<Sink>
-                  kind="sink"
-                  title="Sinks"
-                  {...panel(config, config.sinks, shown.sinks)}
-                  renderCard={(sink, handle) => <SinkCard sink={sink} handle={handle} />}
-                  actions={
-                    <>
-                      <DialogButton dialog={{ type: 'add-sink' }}>
-                        <PlusIcon /> Add Sink
+              {matrix ? (
+                <RouteMatrix sources={shown.sources} sinks={shown.sinks} routes={config.routes} />
+              ) : (
+                <div className="columns" ref={columnsRef}>
+                  <Column<Source>
+                    kind="source"
+                    title="Sources"
+                    {...panel(config, config.sources, shown.sources)}
+                    renderCard={(source, handle) => <SourceCard source={source} handle={handle} />}
+                    actions={<SourceActions />}
+                    empty={<SourcesEmpty />}
+                    collapsible={!desktop}
+                  />
+                  <Column<Route>
+                    kind="route"
+                    title="Routes"
+                    {...panel(config, config.routes, shown.routes)}
+                    renderCard={(route, handle) => <RouteCard route={route} handle={handle} />}
+                    actions={
+                      <DialogButton dialog={{ type: 'add-route' }}>
+                        <PlusIcon /> Add Route
                       </DialogButton>
-                      <DialogButton dialog={{ type: 'add-group', kind: 'sink' }} secondary>
-                        Create Group
-                      </DialogButton>
-                    </>
-                  }
-                  empty={<SinksEmpty />}
-                  collapsible={!desktop}
-                />
-                {desktop && <RouteLines container={columnsRef} />}
-              </div>
+                    }
+                    empty={
+                      <RoutesEmpty
+                        canRoute={config.sources.length > 0 && config.sinks.length > 0}
+                      />
+                    }
+                    collapsible={!desktop}
+                  />
+                  <Column<Sink>
+                    kind="sink"
+                    title="Sinks"
+                    {...panel(config, config.sinks, shown.sinks)}
+                    renderCard={(sink, handle) => <SinkCard sink={sink} handle={handle} />}
+                    actions={
+                      <>
+                        <DialogButton dialog={{ type: 'add-sink' }}>
+                          <PlusIcon /> Add Sink
+                        </DialogButton>
+                        <DialogButton dialog={{ type: 'add-group', kind: 'sink' }} secondary>
+                          Create Group
+                        </DialogButton>
+                      </>
+                    }
+                    empty={<SinksEmpty />}
+                    collapsible={!desktop}
+                  />
+                  {desktop && <RouteLines container={columnsRef} />}
+                </div>
+              )}
               <DragOverlay dropAnimation={null}>
                 {dragging && <div className="drag-chip">{dragging} → drop on a sink</div>}
               </DragOverlay>

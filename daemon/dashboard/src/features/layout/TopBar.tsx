@@ -4,10 +4,12 @@ import type { RefObject } from 'react';
 import { useLive } from '../../api/hooks';
 import type { Connection } from '../../api/live';
 import { clearToken, hasToken } from '../../app/auth';
+import { DESKTOP, useMediaQuery } from '../../app/media-query';
 import { useTheme } from '../../app/theme';
 import { KeyboardIcon, Mark, SearchIcon } from '../../ui/icons';
 import { Switch } from '../../ui/Switch';
 import { openDialog } from '../dialogs';
+import { ViewSwitch } from './ViewSwitch';
 
 const CONNECTION_WORDS: Record<Connection, string> = {
   connecting: 'Connecting…',
@@ -25,6 +27,7 @@ interface Props {
 export function TopBar({ query, onQuery, searchRef }: Props) {
   const connection = useLive((s) => s.connection);
   const [theme, setTheme] = useTheme();
+  const desktop = useMediaQuery(DESKTOP);
   return (
     <header className="topbar">
       <h1 className="brand">
@@ -53,6 +56,7 @@ export function TopBar({ query, onQuery, searchRef }: Props) {
         />
       </search>
       <div className="topbar-end">
+        {desktop && <ViewSwitch />}
         <span className="connection" data-state={connection} role="status">
           <span className="connection-dot" aria-hidden="true" />
           <span className="connection-text">{CONNECTION_WORDS[connection]}</span>
