@@ -43,7 +43,8 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
     const measure = (id: string) => {
       if (boxes.has(id)) return boxes.get(id);
       const card = cardElement(id);
-      if (!card) return undefined;
+      // A card the search hides (Column.tsx) has no line.
+      if (!card || card.closest('[hidden]')) return undefined;
       const scroller = card.closest('.column-scroll');
       if (scroller && !columns.has(scroller))
         columns.set(scroller, scroller.getBoundingClientRect());

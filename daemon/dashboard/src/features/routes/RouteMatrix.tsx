@@ -19,7 +19,7 @@ interface Props {
   readonly routes: readonly Route[];
 }
 
-export function RouteMatrix({ sources, sinks, routes }: Props) {
+export default function RouteMatrix({ sources, sinks, routes }: Props) {
   const states = useLive((s) => s.activity.routes);
   const [active, setActive] = useState<Cell>({ row: 0, column: 0 });
   const table = useRef<HTMLTableElement>(null);
