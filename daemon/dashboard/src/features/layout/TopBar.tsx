@@ -9,6 +9,7 @@ import { useTheme } from '../../app/theme';
 import { KeyboardIcon, Mark, SearchIcon } from '../../ui/icons';
 import { Switch } from '../../ui/Switch';
 import { openDialog } from '../dialogs';
+import { searchQuery } from './registry';
 import { ViewSwitch } from './ViewSwitch';
 
 const CONNECTION_WORDS: Record<Connection, string> = {
@@ -19,12 +20,12 @@ const CONNECTION_WORDS: Record<Connection, string> = {
 };
 
 interface Props {
-  readonly query: string;
-  readonly onQuery: (query: string) => void;
   readonly searchRef: RefObject<HTMLInputElement | null>;
 }
 
-export function TopBar({ query, onQuery, searchRef }: Props) {
+export function TopBar({ searchRef }: Props) {
+  const query = searchQuery.useValue();
+  const onQuery = searchQuery.set;
   const connection = useLive((s) => s.connection);
   const [theme, setTheme] = useTheme();
   const desktop = useMediaQuery(DESKTOP);

@@ -110,3 +110,5 @@ export const activeSource = store<string>('', 'tributary-active-source');
  * on this device). */
 export type RoutesView = 'lines' | 'matrix';
 export const routesView = store<RoutesView>('lines', 'tributary-routes-view');
+/** What is typed in the search (the top bar writes it, the panels filter by it). */
+export const searchQuery = store<string>('');
