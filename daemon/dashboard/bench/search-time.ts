@@ -5,6 +5,7 @@
 // it; so each key's interval is also marked (performance.mark, traced) and the page's main-thread
 // CPU time inside it summed from a Chromium trace: the page's own cost.
 import type { Browser, Page } from 'playwright-core';
+import type { TraceEvent } from './frame-trace';
 
 /** Typed one key at a time; each is cleared again (Ctrl+A, Backspace: the whole house comes
  * back, the costliest change). */
@@ -17,17 +18,6 @@ export interface KeyTime {
   readonly ms: number;
   /** Main-thread CPU time of the renderer's tasks in that interval. */
   readonly cpuMs: number;
-}
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: { data?: { startTime?: number } };
 }
 
 export async function searchTimes(browser: Browser, page: Page): Promise<KeyTime[]> {
