@@ -197,16 +197,10 @@ fn assert_gaps_counted(heard: &Heard, stats: &EngineStats) {
     }
 }
 
-/// The committed row `row` of the fidelity bench's results (its `.stress` row when every core is
-/// busy now: `results::row_for_load`), and the bounds a run of [`SECONDS`] is held to from it
-/// (`young`: a bursty sender, see `fidelity/bounds.rs`).
-fn held_to(row: &str, young: bool) -> (Published, Bounds) {
-    let (load, cores) = results::load_and_cores();
-    let (row, why) = results::row_for_load(row, load, cores);
-    if let Some(why) = why {
-        eprintln!("FIDELITY {why}");
-    }
-    let published = Published::committed(&row);
+/// The committed row `row` of the fidelity bench's results, and the bounds a run of [`SECONDS`]
+/// is held to from it (`young`: the sender's young-estimate figure, see `fidelity/bounds.rs`).
+fn held_to(row: &str, young: f64) -> (Published, Bounds) {
+    let published = Published::committed(row);
     let bounds = Bounds::of(&published, young, SECONDS);
     (published, bounds)
 }
@@ -247,7 +241,7 @@ fn report(name: &str, run: &Run) {
 fn ffmpeg_re_plays_without_a_gap_at_true_pitch() {
     let _serial = serial();
     // Before issue 12 no run did: a 19-54 ms gap at the start, 1,000 ppm off.
-    let held = held_to("ffmpeg_48k.idle", true);
+    let held = held_to("ffmpeg_48k.idle", bounds::YOUNG_BURSTY_PPM);
     until_measured("ffmpeg -re 48k idle", |n| {
         let name = format!("ffmpeg -re 48k idle, attempt {n}");
         let run = play_ffmpeg(RtpFormat::DEFAULT, 48_000, SECONDS);
@@ -264,7 +258,7 @@ fn ffmpeg_re_plays_without_a_gap_at_true_pitch() {
 fn static_payload_type_10_sets_44k1_whatever_the_source_is_set_to() {
     let _serial = serial();
     // The source says 48 kHz; ffmpeg sends L16 stereo at 44.1 kHz, which is payload type 10.
-    let held = held_to("ffmpeg_44k.idle", true);
+    let held = held_to("ffmpeg_44k.idle", bounds::YOUNG_BURSTY_PPM);
     until_measured("ffmpeg PT 10 44.1k", |n| {
         let name = format!("ffmpeg PT 10 44.1k, attempt {n}");
         let run = play_ffmpeg(RtpFormat::DEFAULT, 44_100, SECONDS);
@@ -293,7 +287,7 @@ fn under_a_cpu_hog_every_gap_is_counted_and_pitch_holds() {
     if !have_stress_ng("under_a_cpu_hog_every_gap_is_counted_and_pitch_holds") {
         return;
     }
-    let held = held_to("ffmpeg_48k.stress", true);
+    let held = held_to("ffmpeg_48k.stress", bounds::YOUNG_BURSTY_PPM);
     until_measured("ffmpeg -re 48k under stress-ng --cpu 2", |n| {
         let name = format!("ffmpeg -re 48k under stress-ng --cpu 2, attempt {n}");
         let hog = cpu_hog(SECONDS + 4.0);
@@ -310,7 +304,7 @@ fn under_a_cpu_hog_every_gap_is_counted_and_pitch_holds() {
 #[test]
 fn a_sender_with_5_to_20_ms_of_jitter_plays_at_true_pitch_without_a_gap() {
     let _serial = serial();
-    let held = held_to("jitter.idle", false);
+    let held = held_to("jitter.idle", bounds::YOUNG_JITTERED_PPM);
     until_measured("bursty sender (holds of 5-20 ms), idle", |n| {
         let name = format!("bursty sender (holds of 5-20 ms), idle, attempt {n}");
         let (run, sent) = play_bursty(SECONDS, 11 + u64::from(n));
@@ -332,7 +326,7 @@ fn a_sender_with_jitter_under_a_cpu_hog_holds_pitch_and_every_gap_is_counted() {
     {
         return;
     }
-    let held = held_to("jitter.stress", false);
+    let held = held_to("jitter.stress", bounds::YOUNG_JITTERED_PPM);
     until_measured("bursty sender (holds of 5-20 ms), stress-ng --cpu 2", |n| {
         let name = format!("bursty sender (holds of 5-20 ms), stress-ng --cpu 2, attempt {n}");
         let hog = cpu_hog(SECONDS + 3.0);

@@ -87,60 +87,6 @@ impl Published {
     }
 }
 
-/// The row a test of `row` (an `.idle` row) is held to on a machine whose 1-minute load
-/// average is `load` with `cores` cores: the row itself while the load is below the cores, and
-/// its `.stress` counterpart from the same file at or above them. The bench measured its idle
-/// rows on a quiet machine (the file records the load) and its stress rows with
-/// `stress-ng --cpu 2`, a load of 2 on top; a test run while other work keeps every core busy
-/// (a CI runner, the lead's suites beside other builds) is a loaded run, and the committed figure
-/// for a loaded run is the stress row's. With the reason, printed by the caller.
-pub fn row_for_load(row: &str, load: f64, cores: usize) -> (String, Option<String>) {
-    match row.strip_suffix(".idle") {
-        Some(sender) if load >= cores as f64 => (
-            format!("{sender}.stress"),
-            Some(format!(
-                "the 1-minute load average is {load:.2} on {cores} cores: held to {sender}.stress, \
-                 the committed run with every core busy, not {row}"
-            )),
-        ),
-        _ => (row.to_string(), None),
-    }
-}
-
-/// This machine's 1-minute load average and cores; panics if /proc/loadavg cannot be read.
-pub fn load_and_cores() -> (f64, usize) {
-    let text = std::fs::read_to_string("/proc/loadavg").expect("/proc/loadavg is readable");
-    let load = text
-        .split_whitespace()
-        .next()
-        .and_then(|l| l.parse().ok())
-        .unwrap_or_else(|| panic!("/proc/loadavg reads {text:?}"));
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    (load, cores)
-}
-
-#[test]
-fn an_idle_test_on_a_busy_machine_is_held_to_the_loaded_row() {
-    assert_eq!(
-        row_for_load("jitter.idle", 0.4, 2),
-        ("jitter.idle".into(), None)
-    );
-    assert_eq!(row_for_load("jitter.idle", 1.99, 2).0, "jitter.idle");
-    let (row, why) = row_for_load("jitter.idle", 6.1, 2);
-    assert_eq!(row, "jitter.stress");
-    assert!(why.unwrap().contains("6.10 on 2 cores"));
-    assert_eq!(
-        row_for_load("ffmpeg_44k.idle", 2.0, 2).0,
-        "ffmpeg_44k.stress"
-    );
-    assert_eq!(row_for_load("jitter.idle", 6.1, 8).0, "jitter.idle");
-    // A stress row stays itself.
-    assert_eq!(
-        row_for_load("jitter.stress", 9.0, 2),
-        ("jitter.stress".into(), None)
-    );
-}
-
 /// Every row the tests use is in the committed file, with every figure they read.
 #[test]
 fn the_committed_results_hold_every_row_the_tests_read() {
@@ -148,7 +94,6 @@ fn the_committed_results_hold_every_row_the_tests_read() {
         "ffmpeg_48k.idle",
         "ffmpeg_48k.stress",
         "ffmpeg_44k.idle",
-        "ffmpeg_44k.stress",
         "jitter.idle",
         "jitter.stress",
     ] {
