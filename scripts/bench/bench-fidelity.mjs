@@ -9,7 +9,8 @@
 // audio (added latency) and applied correction. BENCH_FIDELITY_SECONDS=N sets each run's length
 // (default 60); BENCH_SOAK=1 runs 5 minutes each; BENCH_FIDELITY_ONLY=TEXT runs only the runs
 // whose label ("sender, load") contains TEXT, e.g. "stress-ng". No target is stated here (the
-// engine's tests hold it to the docs' figures); `--json` writes bench/results/fidelity.json, whose
+// engine's tests read the committed bench/results/fidelity.json and hold their runs to it:
+// native/engine/tests/fidelity/bounds.rs); `--json` writes that file, whose
 // figures are named SENDER.LOAD.RECEIVER.FIGURE (e.g. ffmpeg_48k.idle.tributary.pitch_ppm_p99).
 import { fileURLToPath } from 'node:url';
 import { runEchoing, startBench } from './bench-results.mjs';

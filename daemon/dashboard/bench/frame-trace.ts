@@ -7,7 +7,8 @@
 // and the compositor's presented and dropped frames.
 import type { Browser, Page } from 'playwright-core';
 
-interface TraceEvent {
+/** A Chromium trace event, the fields the benches read. */
+export interface TraceEvent {
   name: string;
   ph: string;
   ts: number;

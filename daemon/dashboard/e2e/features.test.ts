@@ -165,7 +165,8 @@ describe('delay and search', () => {
   test('search filters every panel', async () => {
     await page.getByRole('searchbox').fill('kitch');
     const sinks = page.getByRole('region', { name: /^Sinks/ });
-    await sinks.getByRole('article', { name: 'Hall' }).waitFor({ state: 'detached' });
+    // Hidden, not unmounted (Column.tsx): it comes back at once.
+    await sinks.getByRole('article', { name: 'Hall' }).waitFor({ state: 'hidden' });
     await sinks.getByRole('article', { name: 'Kitchen', exact: true }).waitFor();
     await page.getByRole('article', { name: 'PC to Kitchen' }).waitFor();
     assert.equal(

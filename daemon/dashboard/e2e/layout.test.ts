@@ -3,8 +3,8 @@
 // Source, 44 px targets), and no axe-core violations in light and dark, dialogs open or not.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
+import { axe } from './harness/axe';
 import { type Running, ready, start } from './harness/dashboard';
 
 let run: Running;
@@ -168,17 +168,6 @@ describe('phone (375 px)', () => {
     await context.close();
   });
 });
-
-async function axe(page: Page, where: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map(
-    (v) =>
-      `${where}: ${v.id} (${v.impact}) ${v.nodes
-        .map((n) => n.target.join(' '))
-        .slice(0, 3)
-        .join(', ')}`,
-  );
-}
 
 describe('accessibility', () => {
   test('no axe-core violations in light and dark: the dashboard, its dialogs, a phone, the desktop menu', async () => {

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Config } from '../src/api/schema';
-import { anchor, curve, lineGeometry, linesOf } from '../src/features/layout/line-geometry';
+import {
+  anchor,
+  curve,
+  emphasisOf,
+  FOCUS_LINES_ABOVE,
+  lineGeometry,
+  linesOf,
+} from '../src/features/layout/line-geometry';
 
 const box = (left: number, top: number, right: number, bottom: number) => ({
   left,
@@ -63,4 +70,18 @@ test('lines of routes whose ends exist, off when disabled, else in their state',
     { id: 'r1', from: 's', to: 'k', state: 'playing' },
     { id: 'r2', from: 's', to: 'k', state: 'off' },
   ]);
+});
+
+test("above 16 routes every line is faint but the focused entity's (its source, sink or itself)", () => {
+  const line = { id: 'r1', from: 's1', to: 'k1', state: 'playing' };
+  const many = FOCUS_LINES_ABOVE + 1;
+  assert.equal(emphasisOf(line, '', many), 'faint');
+  assert.equal(emphasisOf(line, 's2', many), 'faint');
+  assert.equal(emphasisOf(line, 's1', many), 'full');
+  assert.equal(emphasisOf(line, 'k1', many), 'full');
+  assert.equal(emphasisOf(line, 'r1', many), 'full');
+  // A small house keeps every line in its state's style; the focused one still in full.
+  assert.equal(emphasisOf(line, '', FOCUS_LINES_ABOVE), 'normal');
+  assert.equal(emphasisOf(line, 'k2', FOCUS_LINES_ABOVE), 'normal');
+  assert.equal(emphasisOf(line, 'k1', FOCUS_LINES_ABOVE), 'full');
 });

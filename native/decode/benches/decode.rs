@@ -3,8 +3,9 @@
 //! decodes. Criterion times ours (throughput in frames: elem/s / 44 100 = x realtime on one
 //! core, wall time); then both sides are timed by CPU time, best of 3 (ours: decoding from
 //! memory into f32 on this thread; ffmpeg: `ffmpeg -threads 1 -i FILE -f f32le -` into
-//! /dev/null), whole and less a 1 s file's time (ffmpeg's start), and the ratios printed.
-//! `npm run bench -- decode` runs it.
+//! /dev/null), whole and less a 1 s file's time (ffmpeg's start), and the ratios printed; last,
+//! one JSON line of those CPU times for scripts/bench/bench-decode.mjs (`--json`:
+//! bench/results/decode.json). `npm run bench -- decode` runs it.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -109,6 +110,7 @@ fn against_ffmpeg() {
     let n = seconds();
     println!("\ndecode speed by CPU time, best of 3, {n} s of pink noise (x realtime, one core):");
     println!("format  ours    ffmpeg  ratio   | less a 1 s file: ours  ffmpeg  ratio (ours/ffmpeg speed)");
+    let mut json = Vec::new();
     for f in &FORMATS {
         let (long, long_path) = file(f.ext, f.args, n);
         let (short, short_path) = file(f.ext, f.args, 1);
@@ -127,9 +129,20 @@ fn against_ffmpeg() {
             x(span, theirs_net),
             theirs_net.as_secs_f64() / ours_net.as_secs_f64(),
         );
+        json.push(format!(
+            "{{\"format\":\"{}\",\"ours_cpu_s\":{},\"ffmpeg_cpu_s\":{},\"ours_1s_cpu_s\":{},\"ffmpeg_1s_cpu_s\":{}}}",
+            f.ext,
+            ours.as_secs_f64(),
+            theirs.as_secs_f64(),
+            ours_1.as_secs_f64(),
+            theirs_1.as_secs_f64()
+        ));
         std::fs::remove_file(long_path).unwrap();
         std::fs::remove_file(short_path).unwrap();
     }
+    // The figures above as data, for scripts/bench/bench-decode.mjs: CPU seconds of the long file
+    // and of the 1 s one, each side.
+    println!("{{\"seconds\":{n},\"formats\":[{}]}}", json.join(","));
 }
 
 criterion_group!(benches, decode_speed);

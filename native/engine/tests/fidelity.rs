@@ -4,7 +4,8 @@
 //! happened is in the stats. Idle, with static payload type 10 (44.1 kHz), and under a CPU hog
 //! on both cores (`stress-ng`). The same with a sender of our own that injects 5-20 ms of
 //! jitter (held packets released in bursts), idle and under the hog. Each run is held to the
-//! figures the fidelity bench published, with a stated margin; an attempt is run again only
+//! fidelity bench's committed figures for the same sender and load (bench/results/fidelity.json,
+//! read at test time: `fidelity/results.rs`), with a stated margin; an attempt is run again only
 //! when its sender stalled, and every attempt is reported (`fidelity/bounds.rs`).
 
 mod common;
@@ -25,10 +26,13 @@ mod sender_clock;
 
 #[path = "fidelity/bounds.rs"]
 mod bounds;
+#[path = "fidelity/results.rs"]
+mod results;
 
-use bounds::{check_published, judge, sender_stalled, until_measured};
+use bounds::{check_published, judge, sender_stalled, until_measured, Bounds};
 use hearing::{quantile_abs, Heard};
 use relay::{Delivery, Relay};
+use results::Published;
 
 /// Samples at 48 kHz (the sink's rate) of the left channel.
 const RATE: f64 = 48_000.0;
@@ -193,6 +197,14 @@ fn assert_gaps_counted(heard: &Heard, stats: &EngineStats) {
     }
 }
 
+/// The committed row `row` of the fidelity bench's results, and the bounds a run of [`SECONDS`]
+/// is held to from it (`young`: the sender's young-estimate figure, see `fidelity/bounds.rs`).
+fn held_to(row: &str, young: f64) -> (Published, Bounds) {
+    let published = Published::committed(row);
+    let bounds = Bounds::of(&published, young, SECONDS);
+    (published, bounds)
+}
+
 /// Prints one attempt's figures, whatever becomes of it.
 fn report(name: &str, run: &Run) {
     let (h, src, d) = (&run.heard, &run.stats.sources[0], &run.delivery);
@@ -229,6 +241,7 @@ fn report(name: &str, run: &Run) {
 fn ffmpeg_re_plays_without_a_gap_at_true_pitch() {
     let _serial = serial();
     // Before issue 12 no run did: a 19-54 ms gap at the start, 1,000 ppm off.
+    let held = held_to("ffmpeg_48k.idle", bounds::YOUNG_BURSTY_PPM);
     until_measured("ffmpeg -re 48k idle", |n| {
         let name = format!("ffmpeg -re 48k idle, attempt {n}");
         let run = play_ffmpeg(RtpFormat::DEFAULT, 48_000, SECONDS);
@@ -236,7 +249,7 @@ fn ffmpeg_re_plays_without_a_gap_at_true_pitch() {
         assert!(run.heard.seconds > 9.0, "{} s of tone", run.heard.seconds);
         assert_gaps_counted(&run.heard, &run.stats);
         assert_eq!(run.stats.sources[0].format_problem, None);
-        let checked = check_published(&name, &run.heard, &bounds::FFMPEG_IDLE, true);
+        let checked = check_published(&name, &run.heard, &held.0, &held.1);
         judge(checked, sender_stalled(&run.delivery, FFMPEG_48K_HOLDS_MS))
     });
 }
@@ -245,6 +258,7 @@ fn ffmpeg_re_plays_without_a_gap_at_true_pitch() {
 fn static_payload_type_10_sets_44k1_whatever_the_source_is_set_to() {
     let _serial = serial();
     // The source says 48 kHz; ffmpeg sends L16 stereo at 44.1 kHz, which is payload type 10.
+    let held = held_to("ffmpeg_44k.idle", bounds::YOUNG_BURSTY_PPM);
     until_measured("ffmpeg PT 10 44.1k", |n| {
         let name = format!("ffmpeg PT 10 44.1k, attempt {n}");
         let run = play_ffmpeg(RtpFormat::DEFAULT, 44_100, SECONDS);
@@ -262,7 +276,7 @@ fn static_payload_type_10_sets_44k1_whatever_the_source_is_set_to() {
             "{windows:?} ppm off 1000 Hz"
         );
         assert_gaps_counted(&run.heard, &run.stats);
-        let checked = check_published(&name, &run.heard, &bounds::PT10_IDLE, true);
+        let checked = check_published(&name, &run.heard, &held.0, &held.1);
         judge(checked, sender_stalled(&run.delivery, FFMPEG_44K1_HOLDS_MS))
     });
 }
@@ -273,6 +287,7 @@ fn under_a_cpu_hog_every_gap_is_counted_and_pitch_holds() {
     if !have_stress_ng("under_a_cpu_hog_every_gap_is_counted_and_pitch_holds") {
         return;
     }
+    let held = held_to("ffmpeg_48k.stress", bounds::YOUNG_BURSTY_PPM);
     until_measured("ffmpeg -re 48k under stress-ng --cpu 2", |n| {
         let name = format!("ffmpeg -re 48k under stress-ng --cpu 2, attempt {n}");
         let hog = cpu_hog(SECONDS + 4.0);
@@ -281,7 +296,7 @@ fn under_a_cpu_hog_every_gap_is_counted_and_pitch_holds() {
         report(&name, &run);
         assert!(run.heard.seconds > 5.0, "{} s of tone", run.heard.seconds);
         assert_gaps_counted(&run.heard, &run.stats);
-        let checked = check_published(&name, &run.heard, &bounds::FFMPEG_STRESS, true);
+        let checked = check_published(&name, &run.heard, &held.0, &held.1);
         judge(checked, sender_stalled(&run.delivery, FFMPEG_48K_HOLDS_MS))
     });
 }
@@ -289,6 +304,7 @@ fn under_a_cpu_hog_every_gap_is_counted_and_pitch_holds() {
 #[test]
 fn a_sender_with_5_to_20_ms_of_jitter_plays_at_true_pitch_without_a_gap() {
     let _serial = serial();
+    let held = held_to("jitter.idle", bounds::YOUNG_JITTERED_PPM);
     until_measured("bursty sender (holds of 5-20 ms), idle", |n| {
         let name = format!("bursty sender (holds of 5-20 ms), idle, attempt {n}");
         let (run, sent) = play_bursty(SECONDS, 11 + u64::from(n));
@@ -298,7 +314,7 @@ fn a_sender_with_5_to_20_ms_of_jitter_plays_at_true_pitch_without_a_gap() {
         assert!(sent.bursts > 300 && sent.max_hold_ms > 15.0, "{sent:?}");
         assert!(run.heard.seconds > 9.0, "{} s of tone", run.heard.seconds);
         assert_gaps_counted(&run.heard, &run.stats);
-        let checked = check_published(&name, &run.heard, &bounds::JITTER_IDLE, false);
+        let checked = check_published(&name, &run.heard, &held.0, &held.1);
         judge(checked, sender_stalled(&run.delivery, BURSTY_HOLDS_MS))
     });
 }
@@ -310,6 +326,7 @@ fn a_sender_with_jitter_under_a_cpu_hog_holds_pitch_and_every_gap_is_counted() {
     {
         return;
     }
+    let held = held_to("jitter.stress", bounds::YOUNG_JITTERED_PPM);
     until_measured("bursty sender (holds of 5-20 ms), stress-ng --cpu 2", |n| {
         let name = format!("bursty sender (holds of 5-20 ms), stress-ng --cpu 2, attempt {n}");
         let hog = cpu_hog(SECONDS + 3.0);
@@ -320,7 +337,7 @@ fn a_sender_with_jitter_under_a_cpu_hog_holds_pitch_and_every_gap_is_counted() {
         assert!(sent.bursts > 300 && sent.max_hold_ms > 15.0, "{sent:?}");
         assert!(run.heard.seconds > 9.0, "{} s of tone", run.heard.seconds);
         assert_gaps_counted(&run.heard, &run.stats);
-        let checked = check_published(&name, &run.heard, &bounds::JITTER_STRESS, false);
+        let checked = check_published(&name, &run.heard, &held.0, &held.1);
         judge(checked, sender_stalled(&run.delivery, BURSTY_HOLDS_MS))
     });
 }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { recordDecode } from '../bench-decode.mjs';
 import { recordRun } from '../bench-fidelity.mjs';
 import { checkShape, formatFigure, SCHEMA, startBench } from '../bench-results.mjs';
 
@@ -128,6 +129,40 @@ test('a fidelity run becomes figures named sender.load.receiver.figure', () => {
   assert.equal(f['ffmpeg_48k.stress.tributary.queued_ms'].value, 31.8);
   assert.equal(f['ffmpeg_48k.stress.gstreamer.gaps'].digits, 0);
   assert.throws(() => recordRun(b, { ...run, sender: 'vlc' }), /does not know: vlc/);
+});
+
+test('a decode run becomes x realtime per format and side, whole and less a 1 s file, and ratios', () => {
+  const b = startBench('decode', { what: 'a test', argv: [] });
+  const mp3 = { format: 'mp3', ours_cpu_s: 0.1, ffmpeg_cpu_s: 0.25 };
+  recordDecode(b, {
+    seconds: 120,
+    formats: [{ ...mp3, ours_1s_cpu_s: 0.002, ffmpeg_1s_cpu_s: 0.1 }],
+  });
+  const f = b.result.figures;
+  assert.equal(f.seconds.value, 120);
+  assert.equal(f['mp3.ours.x_realtime'].value, 1200);
+  assert.equal(f['mp3.ffmpeg.x_realtime'].value, 480);
+  assert.equal(f['mp3.ratio'].value, 2.5);
+  assert.equal(f['mp3.ratio'].reference.value, 480);
+  assert.equal(formatFigure(f['mp3.ours.net_x_realtime']), '1214');
+  assert.equal(formatFigure(f['mp3.ffmpeg.net_x_realtime']), '793');
+  assert.equal(formatFigure(f['mp3.net_ratio']), '1.53');
+  // A 1 s file that took no less CPU than the long one leaves nothing to divide: not measured.
+  const zero = startBench('decode', { what: 'a test', argv: [] });
+  recordDecode(zero, {
+    seconds: 2,
+    formats: [{ ...mp3, ours_1s_cpu_s: 0.1, ffmpeg_1s_cpu_s: 0.1 }],
+  });
+  assert.equal(zero.result.figures['mp3.ours.net_x_realtime'].value, null);
+  assert.equal(zero.result.figures['mp3.net_ratio'].value, null);
+  assert.throws(
+    () =>
+      recordDecode(startBench('decode', { what: 'a test', argv: [] }), {
+        seconds: 1,
+        formats: [{ ...mp3, format: 'aiff' }],
+      }),
+    /does not know: aiff/,
+  );
 });
 
 test('npm run bench refuses an option it does not know, and a name no bench has', () => {

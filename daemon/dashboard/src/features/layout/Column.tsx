@@ -1,5 +1,7 @@
 // One panel (Sources, Routes or Sinks): its favorites pinned on top in their dragged order, then
-// the rest. On a phone the panel is a collapsible section.
+// the rest. On a phone the panel is a collapsible section. The search hides the cards that do not
+// match rather than unmounting them: bringing 112 cards back (sliders, switches, meters) took
+// up to 0.5 s a key at 32x16x64 (npm run bench -- dashboard), showing them again is a style change.
 import { rectSortingStrategy, SortableContext, useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { type ReactNode, useId, useState } from 'react';
@@ -14,10 +16,10 @@ interface Entry {
 interface Props<T extends Entry> {
   readonly kind: Kind;
   readonly title: string;
-  /** Entries that match the search, in configuration order. */
+  /** Every entry, in configuration order. */
   readonly entries: readonly T[];
-  /** How many there are before the search. */
-  readonly total: number;
+  /** config_ids of the entries that match the search. */
+  readonly matching: ReadonlySet<string>;
   /** config_ids of this panel's favorites, in their order. */
   readonly favorites: readonly string[];
   readonly renderCard: (entry: T, handle?: ReactNode) => ReactNode;
@@ -28,13 +30,16 @@ interface Props<T extends Entry> {
 }
 
 export function Column<T extends Entry>(props: Props<T>) {
-  const { kind, title, entries, total, favorites, renderCard, actions, empty, collapsible } = props;
+  const { kind, title, entries, matching, favorites, renderCard, actions, empty, collapsible } =
+    props;
+  const total = entries.length;
   const [open, setOpen] = useState(true);
   const headingId = useId();
   const bodyId = useId();
   const byId = new Map(entries.map((e) => [e.config_id, e]));
   const pinned = favorites.map((id) => byId.get(id)).filter((e): e is T => e !== undefined);
   const rest = entries.filter((e) => !favorites.includes(e.config_id));
+  const shows = (e: T) => matching.has(e.config_id);
   const expanded = !collapsible || open;
 
   return (
@@ -62,16 +67,23 @@ export function Column<T extends Entry>(props: Props<T>) {
       </header>
       <div className="column-scroll" id={bodyId} hidden={!expanded}>
         {total === 0 && empty}
-        {total > 0 && entries.length === 0 && (
+        {total > 0 && matching.size === 0 && (
           <p className="muted no-match">Nothing matches the search.</p>
         )}
         {pinned.length > 0 && (
           <>
-            <h3 className="list-heading">Favorites</h3>
+            <h3 className="list-heading" hidden={!pinned.some(shows)}>
+              Favorites
+            </h3>
             <SortableContext items={pinned.map((e) => e.config_id)} strategy={rectSortingStrategy}>
               <ul className="cards" aria-label={`Favorite ${title.toLowerCase()}`}>
                 {pinned.map((entry) => (
-                  <SortableCard key={entry.config_id} kind={kind} entry={entry}>
+                  <SortableCard
+                    key={entry.config_id}
+                    kind={kind}
+                    entry={entry}
+                    hidden={!shows(entry)}
+                  >
                     {(handle) => renderCard(entry, handle)}
                   </SortableCard>
                 ))}
@@ -81,10 +93,16 @@ export function Column<T extends Entry>(props: Props<T>) {
         )}
         {rest.length > 0 && (
           <>
-            {pinned.length > 0 && <h3 className="list-heading">All {title.toLowerCase()}</h3>}
+            {pinned.length > 0 && (
+              <h3 className="list-heading" hidden={!rest.some(shows)}>
+                All {title.toLowerCase()}
+              </h3>
+            )}
             <ul className="cards" aria-label={title}>
               {rest.map((entry) => (
-                <li key={entry.config_id}>{renderCard(entry)}</li>
+                <li key={entry.config_id} hidden={!shows(entry)}>
+                  {renderCard(entry)}
+                </li>
               ))}
             </ul>
           </>
@@ -98,10 +116,12 @@ export function Column<T extends Entry>(props: Props<T>) {
 function SortableCard({
   kind,
   entry,
+  hidden,
   children,
 }: {
   kind: Kind;
   entry: Entry;
+  hidden: boolean;
   children: (handle: ReactNode) => ReactNode;
 }) {
   const {
@@ -130,6 +150,7 @@ function SortableCard({
       ref={setNodeRef}
       style={{ transform: CSS.Translate.toString(transform), transition }}
       data-dragging={isDragging || undefined}
+      hidden={hidden}
     >
       {children(handle)}
     </li>

@@ -10,71 +10,22 @@ import {
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
-import { DropdownMenu } from 'radix-ui';
-import { type ReactNode, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useLive } from '../../api/hooks';
-import type { Config, Route, Sink, Source } from '../../api/schema';
 import { DESKTOP, useMediaQuery } from '../../app/media-query';
 import { useShortcuts } from '../../app/useShortcuts';
-import { matchesQuery } from '../../lib/search';
-import { PlusIcon } from '../../ui/icons';
 import { Toasts } from '../../ui/toasts';
 import { DialogHost } from '../DialogHost';
-import { type DialogRequest, openDialog } from '../dialogs';
-import { RoutesEmpty } from '../onboarding/RoutesEmpty';
-import { SinksEmpty } from '../onboarding/SinksEmpty';
-import { SourcesEmpty } from '../onboarding/SourcesEmpty';
-import { RouteCard } from '../routes/RouteCard';
-import { SinkCard } from '../sinks/SinkCard';
-import { SourceCard } from '../sources/SourceCard';
 import { ActiveSource, useActiveSource } from './ActiveSource';
 import { Banners } from './Banners';
-import { Column } from './Column';
 import { announcements, collisions, keyboardCoordinates, onDragEnd } from './drag';
-import { RouteLines } from './RouteLines';
+import { Panels } from './Panels';
 import { TopBar } from './TopBar';
 import { VisualizerSlot } from './VisualizerSlot';
-
-function filter(config: Config, query: string) {
-  return {
-    sources: config.sources.filter((s) =>
-      matchesQuery(query, [
-        s.name,
-        s.ip,
-        s.tag,
-        s.rtp ? 'rtp' : 'scream',
-        s.is_group ? 'group' : null,
-        ...s.group_members,
-      ]),
-    ),
-    sinks: config.sinks.filter((s) =>
-      matchesQuery(query, [
-        s.name,
-        s.ip,
-        s.port,
-        s.protocol,
-        s.is_group ? 'group' : null,
-        ...s.group_members,
-      ]),
-    ),
-    routes: config.routes.filter((r) => matchesQuery(query, [r.name, r.source, r.sink])),
-  };
-}
-
-/** A panel's entries as the search shows them, how many there are, and the favorites among them. */
-function panel<T extends { config_id: string }>(config: Config, all: readonly T[], shown: T[]) {
-  const ids = new Set(all.map((e) => e.config_id));
-  return {
-    entries: shown,
-    total: all.length,
-    favorites: config.favorites.filter((id) => ids.has(id)),
-  };
-}
 
 export function Dashboard() {
   const config = useLive((s) => s.config);
   const connection = useLive((s) => s.connection);
-  const [query, setQuery] = useState('');
   const searchRef = useRef<HTMLInputElement>(null);
   const columnsRef = useRef<HTMLDivElement>(null);
   const desktop = useMediaQuery(DESKTOP);
@@ -87,15 +38,14 @@ export function Dashboard() {
     useSensor(KeyboardSensor, { coordinateGetter: keyboardCoordinates }),
   );
 
-  const shown = config ? filter(config, query) : null;
   return (
     <>
       <a href="#panels" className="skip-link">
         Skip to the panels
       </a>
-      <TopBar query={query} onQuery={setQuery} searchRef={searchRef} />
+      <TopBar searchRef={searchRef} />
       <main id="panels" className="dashboard" tabIndex={-1}>
-        {!config || !shown ? (
+        {!config ? (
           <p className="loading" role="status">
             {connection === 'reconnecting'
               ? 'Reconnecting to the server…'
@@ -122,51 +72,7 @@ export function Dashboard() {
               }}
               onDragCancel={() => setDragging(null)}
             >
-              <div className="columns" ref={columnsRef}>
-                <Column<Source>
-                  kind="source"
-                  title="Sources"
-                  {...panel(config, config.sources, shown.sources)}
-                  renderCard={(source, handle) => <SourceCard source={source} handle={handle} />}
-                  actions={<SourceActions />}
-                  empty={<SourcesEmpty />}
-                  collapsible={!desktop}
-                />
-                <Column<Route>
-                  kind="route"
-                  title="Routes"
-                  {...panel(config, config.routes, shown.routes)}
-                  renderCard={(route, handle) => <RouteCard route={route} handle={handle} />}
-                  actions={
-                    <DialogButton dialog={{ type: 'add-route' }}>
-                      <PlusIcon /> Add Route
-                    </DialogButton>
-                  }
-                  empty={
-                    <RoutesEmpty canRoute={config.sources.length > 0 && config.sinks.length > 0} />
-                  }
-                  collapsible={!desktop}
-                />
-                <Column<Sink>
-                  kind="sink"
-                  title="Sinks"
-                  {...panel(config, config.sinks, shown.sinks)}
-                  renderCard={(sink, handle) => <SinkCard sink={sink} handle={handle} />}
-                  actions={
-                    <>
-                      <DialogButton dialog={{ type: 'add-sink' }}>
-                        <PlusIcon /> Add Sink
-                      </DialogButton>
-                      <DialogButton dialog={{ type: 'add-group', kind: 'sink' }} secondary>
-                        Create Group
-                      </DialogButton>
-                    </>
-                  }
-                  empty={<SinksEmpty />}
-                  collapsible={!desktop}
-                />
-                {desktop && <RouteLines container={columnsRef} />}
-              </div>
+              <Panels config={config} desktop={desktop} columnsRef={columnsRef} />
               <DragOverlay dropAnimation={null}>
                 {dragging && <div className="drag-chip">{dragging} → drop on a sink</div>}
               </DragOverlay>
@@ -178,47 +84,5 @@ export function Dashboard() {
       <DialogHost />
       <Toasts />
     </>
-  );
-}
-
-function SourceActions() {
-  return (
-    <>
-      <DropdownMenu.Root modal={false}>
-        <DropdownMenu.Trigger className="button button-small">
-          <PlusIcon /> Add Source
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
-          <DropdownMenu.Item
-            className="menu-item"
-            onSelect={() => openDialog({ type: 'add-source', rtp: false })}
-          >
-            Scream Source
-          </DropdownMenu.Item>
-          <DropdownMenu.Item
-            className="menu-item"
-            onSelect={() => openDialog({ type: 'add-source', rtp: true })}
-          >
-            RTP Source
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Root>
-      <DialogButton dialog={{ type: 'add-group', kind: 'source' }} secondary>
-        Create Group
-      </DialogButton>
-    </>
-  );
-}
-
-/** A panel's button that opens one of the dialogs. */
-function DialogButton(props: { dialog: DialogRequest; secondary?: boolean; children: ReactNode }) {
-  return (
-    <button
-      type="button"
-      className={`button button-small${props.secondary ? ' button-secondary' : ''}`}
-      onClick={() => openDialog(props.dialog)}
-    >
-      {props.children}
-    </button>
   );
 }

@@ -6,8 +6,11 @@
 // the route card is the accessible control.
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLive } from '../../api/hooks';
-import { type Box, lineGeometry, linesOf } from './line-geometry';
+import { type Box, emphasisOf, lineGeometry, linesOf } from './line-geometry';
 import { cardElement, onCardsChange, selectedRoute } from './registry';
+
+/** The other lines of a large house while one entity's are drawn in full. */
+const FAINT_ALPHA = 0.15;
 
 interface Drawn {
   readonly id: string;
@@ -21,7 +24,10 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
   const canvas = useRef<HTMLCanvasElement>(null);
   const frame = useRef(0);
   const drawn = useRef<Drawn[]>([]);
+  /** The line under the pointer, the card under the pointer, the card holding the focus. */
   const hovered = useRef('');
+  const pointed = useRef('');
+  const focused = useRef('');
   const lines = config ? linesOf(config, activity) : [];
 
   const draw = () => {
@@ -37,7 +43,8 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
     const measure = (id: string) => {
       if (boxes.has(id)) return boxes.get(id);
       const card = cardElement(id);
-      if (!card) return undefined;
+      // A card the search hides (Column.tsx) has no line.
+      if (!card || card.closest('[hidden]')) return undefined;
       const scroller = card.closest('.column-scroll');
       if (scroller && !columns.has(scroller))
         columns.set(scroller, scroller.getBoundingClientRect());
@@ -60,7 +67,13 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
     context.clearRect(0, 0, origin.width, origin.height);
     const next: Drawn[] = [];
-    for (const line of lines) {
+    const full: string[] = [];
+    const focus = hovered.current || pointed.current || focused.current || selected;
+    // The focused entity's lines last, on top of the faint ones.
+    const ordered = lines
+      .map((line) => ({ line, emphasis: emphasisOf(line, focus, lines.length) }))
+      .sort((a, b) => Number(a.emphasis === 'full') - Number(b.emphasis === 'full'));
+    for (const { line, emphasis } of ordered) {
       const from = measure(line.from);
       const via = measure(line.id);
       const to = measure(line.to);
@@ -69,14 +82,16 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
       if (geometry.hidden) continue;
       const path = new Path2D(geometry.d);
       next.push({ id: line.id, path });
-      const emphasised = line.id === selected || line.id === hovered.current;
+      const picked = line.id === selected || line.id === hovered.current;
       context.setLineDash(line.state === 'off' ? [5, 5] : []);
       context.globalAlpha =
-        emphasised || line.state === 'playing' || line.state === 'problem'
-          ? 1
-          : line.state === 'off'
-            ? 0.45
-            : 0.55;
+        emphasis === 'faint'
+          ? FAINT_ALPHA
+          : emphasis === 'full' || line.state === 'playing' || line.state === 'problem'
+            ? 1
+            : line.state === 'off'
+              ? 0.45
+              : 0.55;
       context.strokeStyle = colour(
         line.state === 'playing'
           ? '--accent'
@@ -84,11 +99,24 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
             ? '--danger'
             : '--text-muted',
       );
-      context.lineWidth = emphasised ? 4 : line.state === 'playing' ? 2.5 : 1.5;
+      context.lineWidth =
+        emphasis === 'faint'
+          ? 1.25
+          : picked
+            ? 4
+            : emphasis === 'full'
+              ? 3
+              : line.state === 'playing'
+                ? 2.5
+                : 1.5;
       context.stroke(path);
+      if (emphasis === 'full') full.push(line.id);
     }
     drawn.current = next;
+    // What was drawn, for the tests and the bench: how many lines, and which in full.
     element.dataset.lines = String(next.length);
+    element.dataset.focus = focus;
+    element.dataset.full = full.join(' ');
   };
   const latest = useRef(draw);
   latest.current = draw;
@@ -120,24 +148,41 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
       const id = lineAt(event);
       if (id) selectedRoute.set(id);
     };
+    /** Sets one of the focus refs, redrawing when it changes. */
+    const track = (ref: { current: string }, id: string) => {
+      if (id === ref.current) return;
+      ref.current = id;
+      schedule();
+    };
     const move = (event: MouseEvent) => {
       const id = lineAt(event);
       box.style.cursor = id ? 'pointer' : '';
-      if (id !== hovered.current) {
-        hovered.current = id;
-        schedule();
-      }
+      track(hovered, id);
+      track(pointed, cardIdOf(event.target));
     };
+    const leave = () => {
+      track(hovered, '');
+      track(pointed, '');
+    };
+    // The keyboard's path: a card's lines are in full while focus is in it.
+    const focusIn = (event: FocusEvent) => track(focused, cardIdOf(event.target));
+    const focusOut = (event: FocusEvent) => track(focused, cardIdOf(event.relatedTarget));
     const stop = onCardsChange(schedule);
     box.addEventListener('scroll', schedule, { capture: true, passive: true });
     box.addEventListener('click', click);
     box.addEventListener('mousemove', move, { passive: true });
+    box.addEventListener('mouseleave', leave);
+    box.addEventListener('focusin', focusIn);
+    box.addEventListener('focusout', focusOut);
     window.addEventListener('resize', schedule, { passive: true });
     return () => {
       stop();
       box.removeEventListener('scroll', schedule, { capture: true });
       box.removeEventListener('click', click);
       box.removeEventListener('mousemove', move);
+      box.removeEventListener('mouseleave', leave);
+      box.removeEventListener('focusin', focusIn);
+      box.removeEventListener('focusout', focusOut);
       window.removeEventListener('resize', schedule);
       cancelAnimationFrame(frame.current);
       frame.current = 0;
@@ -145,4 +190,11 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
   }, [container]);
 
   return <canvas ref={canvas} className="route-lines" />;
+}
+
+/** The config_id of the card `target` is in (registry.ts marks each card), or ''. */
+function cardIdOf(target: EventTarget | null): string {
+  return target instanceof Element
+    ? (target.closest<HTMLElement>('[data-card-id]')?.dataset.cardId ?? '')
+    : '';
 }

@@ -4,10 +4,13 @@ import type { RefObject } from 'react';
 import { useLive } from '../../api/hooks';
 import type { Connection } from '../../api/live';
 import { clearToken, hasToken } from '../../app/auth';
+import { DESKTOP, useMediaQuery } from '../../app/media-query';
 import { useTheme } from '../../app/theme';
 import { KeyboardIcon, Mark, SearchIcon } from '../../ui/icons';
 import { Switch } from '../../ui/Switch';
 import { openDialog } from '../dialogs';
+import { searchQuery } from './registry';
+import { ViewSwitch } from './ViewSwitch';
 
 const CONNECTION_WORDS: Record<Connection, string> = {
   connecting: 'Connecting…',
@@ -17,14 +20,15 @@ const CONNECTION_WORDS: Record<Connection, string> = {
 };
 
 interface Props {
-  readonly query: string;
-  readonly onQuery: (query: string) => void;
   readonly searchRef: RefObject<HTMLInputElement | null>;
 }
 
-export function TopBar({ query, onQuery, searchRef }: Props) {
+export function TopBar({ searchRef }: Props) {
+  const query = searchQuery.useValue();
+  const onQuery = searchQuery.set;
   const connection = useLive((s) => s.connection);
   const [theme, setTheme] = useTheme();
+  const desktop = useMediaQuery(DESKTOP);
   return (
     <header className="topbar">
       <h1 className="brand">
@@ -53,6 +57,7 @@ export function TopBar({ query, onQuery, searchRef }: Props) {
         />
       </search>
       <div className="topbar-end">
+        {desktop && <ViewSwitch />}
         <span className="connection" data-state={connection} role="status">
           <span className="connection-dot" aria-hidden="true" />
           <span className="connection-text">{CONNECTION_WORDS[connection]}</span>

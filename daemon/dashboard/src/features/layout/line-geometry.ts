@@ -71,3 +71,19 @@ export function linesOf(
     return from && to ? [{ id: r.config_id, from, to, state }] : [];
   });
 }
+
+/** Above this many routes the lines are a knot: only the focused entity's are drawn in full. */
+export const FOCUS_LINES_ABOVE = 16;
+
+/**
+ * How a line is drawn: `full` (the focused entity's: the hovered or keyboard-focused card, the
+ * hovered or selected line), `normal` (a small house: every line in its state's style) or `faint`
+ * (a large house: every other line, so the focused entity's read through the rest).
+ */
+export type Emphasis = 'full' | 'normal' | 'faint';
+
+export function emphasisOf(line: Line, focus: string, routes: number): Emphasis {
+  if (focus !== '' && (line.id === focus || line.from === focus || line.to === focus))
+    return 'full';
+  return routes > FOCUS_LINES_ABOVE ? 'faint' : 'normal';
+}

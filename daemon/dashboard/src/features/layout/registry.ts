@@ -54,6 +54,8 @@ export function useCardRef(id: string): (element: HTMLElement | null) => void {
       }
       if (element) {
         elements.set(id, element);
+        // The route lines find the card under the pointer or the focus by it.
+        element.dataset.cardId = id;
         resize?.observe(element);
         const until = toReveal.get(id);
         if (until !== undefined) {
@@ -104,3 +106,9 @@ function store<T>(initial: T, persistKey?: string) {
 export const selectedRoute = store<string>('');
 /** config_id of the active source, remembered on this device. */
 export const activeSource = store<string>('', 'tributary-active-source');
+/** How the desktop shows the routes: cards with lines between them, or the matrix (remembered
+ * on this device). */
+export type RoutesView = 'lines' | 'matrix';
+export const routesView = store<RoutesView>('lines', 'tributary-routes-view');
+/** What is typed in the search (the top bar writes it, the panels filter by it). */
+export const searchQuery = store<string>('');

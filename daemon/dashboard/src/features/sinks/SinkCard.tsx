@@ -5,14 +5,12 @@ import type { Sink } from '../../api/schema';
 import { Chip } from '../../ui/Chip';
 import { HeadphonesIcon } from '../../ui/icons';
 import { LevelMeter } from '../../ui/LevelMeter';
-import { CardControls, FavoriteButton } from '../entities/CardControls';
-import { CardDetails, DetailsButton, useDetails } from '../entities/CardDetails';
+import { useDetails } from '../entities/CardDetails';
 import { sinkCounters, sinkFormat, sinkKind } from '../entities/describe';
+import { EntityCardBody } from '../entities/EntityCardBody';
 import { EntityMenu } from '../entities/EntityMenu';
 import { ListenButton } from '../entities/ListenButton';
 import { StreamLink } from '../entities/StreamLink';
-import { GroupLevel } from '../groups/GroupLevel';
-import { MemberLevels } from '../groups/MemberLevels';
 import { useCardRef } from '../layout/registry';
 import { Playbacks } from './Playbacks';
 
@@ -51,41 +49,37 @@ export const SinkCard = memo(function SinkCard({
         <SinkChip id={sink.config_id} />
         <EntityMenu kind="sink" name={sink.name} />
       </div>
-      {sink.is_group ? (
-        <GroupLevel group={sink} kind="sink" />
-      ) : (
-        <LevelMeter configId={sink.config_id} name={sink.name} />
-      )}
-      <CardControls kind="sink" entity={sink}>
-        <FavoriteButton entity={sink} />
-        <DetailsButton name={sink.name} details={details} group={sink.is_group} />
-      </CardControls>
-      {listening && !details.open && (
-        <p className="card-listening">
-          <HeadphonesIcon /> Playing in this browser{' '}
-          <button type="button" className="link-button" onClick={details.toggle}>
-            Stop…
-          </button>
-        </p>
-      )}
-      <Playbacks sink={sink} />
-      <CardDetails
+      <EntityCardBody
+        kind="sink"
+        entity={sink}
         details={details}
-        volume={sink.volume}
+        level={<LevelMeter configId={sink.config_id} name={sink.name} />}
         meta={
           <>
             {sinkKind(sink)}
             {format && <> · {format}</>}
           </>
         }
+        extra={
+          <>
+            {listening && !details.open && (
+              <p className="card-listening">
+                <HeadphonesIcon /> Playing in this browser{' '}
+                <button type="button" className="link-button" onClick={details.toggle}>
+                  Stop…
+                </button>
+              </p>
+            )}
+            <Playbacks sink={sink} />
+          </>
+        }
       >
-        {sink.is_group && details.open && <MemberLevels group={sink} kind="sink" />}
         <SinkCounters id={sink.config_id} />
         <div className="card-listen">
           <StreamLink sink={sink} />
           <ListenButton sink={sink} onListening={setListening} />
         </div>
-      </CardDetails>
+      </EntityCardBody>
     </article>
   );
 });

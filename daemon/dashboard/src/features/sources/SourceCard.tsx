@@ -3,13 +3,11 @@ import { memo, type ReactNode, useId } from 'react';
 import { useLive } from '../../api/hooks';
 import type { Source } from '../../api/schema';
 import { Chip } from '../../ui/Chip';
-import { CardControls, FavoriteButton } from '../entities/CardControls';
-import { CardDetails, DetailsButton, useDetails } from '../entities/CardDetails';
+import { useDetails } from '../entities/CardDetails';
 import { sourceAddress, sourceCounters, sourceKind } from '../entities/describe';
+import { EntityCardBody } from '../entities/EntityCardBody';
 import { EntityMenu } from '../entities/EntityMenu';
 import { VncLink } from '../entities/VncLink';
-import { GroupLevel } from '../groups/GroupLevel';
-import { MemberLevels } from '../groups/MemberLevels';
 import { activeSource, useCardRef } from '../layout/registry';
 import { SourceLevel } from './SourceLevel';
 
@@ -49,14 +47,11 @@ export const SourceCard = memo(function SourceCard({
         <SourceChip id={source.config_id} />
         <EntityMenu kind="source" name={source.name} />
       </div>
-      {source.is_group ? <GroupLevel group={source} /> : <SourceLevel source={source} />}
-      <CardControls kind="source" entity={source}>
-        <FavoriteButton entity={source} />
-        <DetailsButton name={source.name} details={details} group={source.is_group} />
-      </CardControls>
-      <CardDetails
+      <EntityCardBody
+        kind="source"
+        entity={source}
         details={details}
-        volume={source.volume}
+        level={<SourceLevel source={source} />}
         meta={
           <>
             {sourceKind(source)}
@@ -64,10 +59,9 @@ export const SourceCard = memo(function SourceCard({
           </>
         }
       >
-        {source.is_group && details.open && <MemberLevels group={source} kind="source" />}
         <SourceCounters id={source.config_id} />
         {source.vnc_ip && <VncLink source={source.name} named />}
-      </CardDetails>
+      </EntityCardBody>
       <ConnectPort source={source} />
     </article>
   );
