@@ -77,8 +77,10 @@ test('a plugin from PLUGINS_DIRECTORY owns permanent sources: routed, heard, kep
   const again = await level(sink, 1);
   assert.ok(Math.abs(again.db + 20) <= 0.5, `after the restart: ${again.db.toFixed(2)} dBFS`);
 
-  // The cap: MAX_SOURCES_PER_PLUGIN per plugin, then 409 naming the plugin and the cap.
-  for (let i = 2; i <= MAX_SOURCES_PER_PLUGIN; i++) {
+  // The cap: the documented 16 per plugin (a literal, so a changed constant fails here at the
+  // 17th rather than after as many sources as it allows), then 409 naming the plugin and the cap.
+  assert.equal(MAX_SOURCES_PER_PLUGIN, 16, 'the cap plugins.mdx documents');
+  for (let i = 2; i <= 16; i++) {
     const res = await app.inject({
       method: 'POST',
       url: '/plugins/noise/source',
@@ -94,7 +96,7 @@ test('a plugin from PLUGINS_DIRECTORY owns permanent sources: routed, heard, kep
   assert.equal(over.statusCode, 409, over.body);
   assert.equal(over.json().code, 'TRIBUTARY_PLUGIN_SOURCE_LIMIT');
   assert.match(over.json().message, /Plugin noise has 16 permanent sources.*\(16\)/);
-  assert.equal((await noiseIds(app)).size, MAX_SOURCES_PER_PLUGIN);
+  assert.equal((await noiseIds(app)).size, 16);
   const ids = await noiseIds(app);
 
   // Removing: a routed one is refused (409, like DELETE /sources); another is removed with its
