@@ -25,10 +25,9 @@ use tributary_engine::SinkProtocol;
 
 /// True when PipeWire and its tools are here; otherwise the test is skipped (failed in CI).
 fn have_pipewire(test: &str) -> bool {
-    let have = have_tool;
     if ["pipewire", "pw-cli", "pw-link", "pw-play"]
         .iter()
-        .all(|t| have(t))
+        .all(|t| have_tool(t))
     {
         return true;
     }

@@ -27,28 +27,17 @@ use tributary_engine::SinkProtocol;
 
 const INSIDE: &str = "TRIBUTARY_TEST_NETNS";
 
-/// Runs `test` again in a new network namespace; returns true when this is the run inside.
+/// Runs `test` again in a new network namespace (the kit's `rerun_in_netns`, which prints
+/// nothing until the run inside ends: then its output); returns true when this is the run inside.
 fn inside_namespace(test: &str) -> bool {
     if std::env::var_os(INSIDE).is_some() {
-        for args in [
-            &["link", "set", "lo", "up"][..],
-            &["link", "set", "lo", "multicast", "on"],
-            &["route", "add", "224.0.0.0/4", "dev", "lo"],
-        ] {
-            let ok = Command::new("ip")
-                .args(args)
-                .status()
-                .is_ok_and(|s| s.success());
-            assert!(ok, "ip {args:?} in the namespace");
-        }
         return true;
     }
     let root = Command::new("id")
         .arg("-u")
         .output()
         .is_ok_and(|o| o.stdout.starts_with(b"0\n"));
-    let have = have_tool;
-    if !root || !have("pulseaudio") || !have("parec") || !have("unshare") {
+    if !root || !have_tool("pulseaudio") || !have_tool("parec") || !have_tool("unshare") {
         skip_for_environment(
             test,
             "needs root, unshare and PulseAudio (Debian: pulseaudio, pulseaudio-utils)",
@@ -60,15 +49,7 @@ fn inside_namespace(test: &str) -> bool {
     // "Assertion 'pa_mempool_block_size_max(pool) >= data_len' failed" 0.1 s into the tone in
     // a fresh-clone CI run, and played nothing.
     let _serial = serial();
-    let exe = std::env::current_exe().unwrap();
-    let status = Command::new("unshare")
-        .arg("-n")
-        .arg(exe)
-        .args(["--exact", test, "--nocapture", "--test-threads=1"])
-        .env(INSIDE, "1")
-        .status()
-        .expect("unshare runs");
-    assert!(status.success(), "{test} failed inside its namespace");
+    eprintln!("{}", rerun_in_netns(test, INSIDE));
     false
 }
 
