@@ -64,7 +64,6 @@ describe('desktop: the connection view', () => {
     );
     // The line leaves the source card's right edge: the canvas is painted there, and not
     // half-way down an empty stretch of the gap.
-    const from = await edge(page, 'Source 2', 'right');
     const painted = async (x: number, y: number) =>
       page.locator('canvas.route-lines').evaluate(
         (c: HTMLCanvasElement, [px, py]) => {
@@ -82,7 +81,16 @@ describe('desktop: the connection view', () => {
         },
         [x, y],
       );
-    assert.ok(await painted(from.x + 2, from.y), 'a line starts at the source card');
+    // Cards grow when live statistics arrive and the lines follow a frame later: the edge is
+    // measured again until a frame shows the line there (5 s), not read once mid-change.
+    let from = await edge(page, 'Source 2', 'right');
+    let found = await painted(from.x + 2, from.y);
+    for (const until = Date.now() + 5000; !found && Date.now() < until; ) {
+      await page.waitForTimeout(100);
+      from = await edge(page, 'Source 2', 'right');
+      found = await painted(from.x + 2, from.y);
+    }
+    assert.ok(found, `a line starts at the source card's right edge (${from.x}, ${from.y})`);
     await page.setViewportSize({ width: 1280, height: 600 });
     await page.waitForFunction(
       () => document.querySelector('canvas.route-lines')?.getAttribute('data-lines') !== null,
