@@ -13,14 +13,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { suites } from './test-suites.mjs';
+import { cargoMessages } from '../shared/cargo-artifacts.mjs';
+import { CARGO_TEST_ARGS } from './cargo-tests.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** From the least capable; the names TRIBUTARY_SIMD takes. */
 export const LEVELS = ['sse2', 'avx2', 'avx512'];
-
-/** The native suite's cargo arguments (run-tests/test-suites.mjs): --no-run builds nothing new. */
-export const CARGO_TEST = suites.find((s) => s.name === 'native: cargo test').args;
 
 /**
  * Test targets run masked, by crate folder: `*` every target (the DSP kernels and their scalar
@@ -95,28 +93,6 @@ export function chooseTargets(messages, folder) {
   return { tests, example };
 }
 
-function cargoMessages() {
-  const r = spawnSync(
-    'cargo',
-    [...CARGO_TEST, '--no-run', '--message-format=json-render-diagnostics'],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-      encoding: 'utf8',
-      maxBuffer: 256 * 1024 * 1024,
-    },
-  );
-  if (r.error) throw r.error;
-  if (r.status !== 0) {
-    console.error(`cargo ${CARGO_TEST.join(' ')} --no-run failed (exit ${r.status})`);
-    process.exit(r.status ?? 1);
-  }
-  return r.stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line));
-}
-
 /** Runs `program` from `cwd` with `env` (TRIBUTARY_SIMD removed unless given). */
 function run(program, args, cwd, env, stdout) {
   const base = { ...process.env };
@@ -145,7 +121,10 @@ function main() {
     process.exit(1);
   }
   const folder = (manifest) => relative(root, dirname(manifest));
-  const { tests, example } = chooseTargets(cargoMessages(), folder);
+  const { tests, example } = chooseTargets(
+    cargoMessages([...CARGO_TEST_ARGS, '--no-run'], root),
+    folder,
+  );
   if (!example || !existsSync(example)) {
     console.error(
       "the DSP crate's simd example was not built: cannot ask which instruction sets this CPU has",

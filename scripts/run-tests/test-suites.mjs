@@ -57,17 +57,12 @@ export const suites = [
     format: 'node-test',
   },
   { name: 'typecheck', cmd: 'npm', args: ['run', 'typecheck'], format: 'check' },
-  // With the engine's fault injection (test builds only) for its supervision tests.
+  // `cargo test` of the workspace (with the engine's fault injection, test builds only, for its
+  // supervision tests), its programs run in two lanes (run-tests/cargo-tests.mjs).
   {
     name: 'native: cargo test',
-    cmd: 'cargo',
-    args: [
-      'test',
-      '--workspace',
-      '--no-fail-fast',
-      '--features',
-      'tributary-engine/fault-injection',
-    ],
+    cmd: 'node',
+    args: ['scripts/run-tests/cargo-tests.mjs'],
     format: 'cargo',
   },
   // The tests that compute audio again with the CPU's best instruction set masked (TRIBUTARY_SIMD:

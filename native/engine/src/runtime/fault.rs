@@ -74,36 +74,56 @@ impl Fault {
     }
 }
 
-/// The message of a caught panic, prefixed with where it happened (recorded by the hook).
-pub fn reason_of(payload: &(dyn Any + Send)) -> String {
-    let message = payload
+/// The message a panic's payload carries.
+fn message_of(payload: &(dyn Any + Send)) -> &str {
+    payload
         .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic without a message".to_owned());
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic without a message")
+}
+
+/// The message of a caught panic, followed by where it happened (recorded by the hook).
+pub fn reason_of(payload: &(dyn Any + Send)) -> String {
+    let message = message_of(payload).to_owned();
     match LOCATION.with(|l| l.borrow_mut().take()) {
         Some(at) => format!("{message} (at {at})"),
         None => message,
     }
 }
 
-/// Records the location of panics on the engine's threads (named `trib-*`) for [`reason_of`],
-/// then lets the hook that was installed before report it as usual. Installed once per process.
+/// Records the location of panics on the engine's threads (named `trib-*`) for [`reason_of`].
+/// A panic on a thread the supervisor catches is printed as one line: the supervisor reports it
+/// (reason and location, in the health and the daemon's log), where the default hook would also
+/// capture and symbolise a backtrace when RUST_BACKTRACE is set, on the panicking thread before
+/// the supervisor hears of it (in a debug build under load, over 500 ms of the restart). Every
+/// other panic goes to the hook installed before.
 pub fn install_panic_hook() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            let ours = std::thread::current()
-                .name()
-                .is_some_and(|n| n.starts_with("trib-"));
-            if ours {
-                if let Some(l) = info.location() {
-                    let at = format!("{}:{}", l.file(), l.line());
-                    LOCATION.with(|cell| *cell.borrow_mut() = Some(at));
-                }
+            let thread = std::thread::current();
+            let Some(name) = thread.name().filter(|n| n.starts_with("trib-")) else {
+                previous(info);
+                return;
+            };
+            let at = info
+                .location()
+                .map(|l| format!("{}:{}", l.file(), l.line()));
+            // Only the threads whose panics the supervisor catches (worker.rs, net.rs); the
+            // others' (encoders, senders) are reported as Rust reports them.
+            if !(name == "trib-engine" || name.starts_with("trib-rx-")) {
+                LOCATION.with(|cell| *cell.borrow_mut() = at);
+                previous(info);
+                return;
             }
-            previous(info);
+            eprintln!(
+                "thread '{name}' panicked at {}: {} (caught: the supervisor restarts the engine)",
+                at.as_deref().unwrap_or("an unknown place"),
+                message_of(info.payload())
+            );
+            LOCATION.with(|cell| *cell.borrow_mut() = at);
         }));
     });
 }

@@ -31,7 +31,11 @@ impl PipeWire {
         std::fs::create_dir_all(&dir).unwrap();
         let conf = dir.join("pipewire.conf");
         std::fs::write(&conf, config(modules)).unwrap();
-        let daemon = Command::new("pipewire")
+        // At real-time priority, as rtkit gives a desktop's PipeWire: on a loaded machine the
+        // graph otherwise misses its cycles and sends gaps of its own (the test then measures
+        // PipeWire's starvation, not Tributary).
+        let daemon = Command::new("chrt")
+            .args(["-r", "10", "pipewire"])
             .arg("-c")
             .arg(&conf)
             .envs(env(&dir))
@@ -83,10 +87,12 @@ impl PipeWire {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    /// Starts a client that keeps running (`pw-play`, `pw-record`); killed on drop.
+    /// Starts a client that keeps running (`pw-play`, `pw-record`), at real-time priority like
+    /// the daemon; killed on drop.
     pub fn spawn(&mut self, program: &str, args: &[&str]) {
         let child = self
-            .command(program)
+            .command("chrt")
+            .args(["-r", "10", program])
             .args(args)
             .stdout(Stdio::null())
             .stderr(Stdio::null())

@@ -27,8 +27,10 @@ impl Pulse {
             socket.display()
         );
         std::fs::write(dir.join("pa.pa"), script).unwrap();
-        let child = Command::new("pulseaudio")
-            .args(["-n", "-F"])
+        // At real-time priority, as a desktop's PulseAudio runs (rtkit): on a loaded machine it
+        // otherwise misses its deadlines and the test hears PulseAudio's own gaps.
+        let child = Command::new("chrt")
+            .args(["-r", "10", "pulseaudio", "-n", "-F"])
             .arg(dir.join("pa.pa"))
             .args([
                 "--exit-idle-time=-1",
