@@ -75,6 +75,16 @@ export const PlayUrlSettingsInput = Type.Object(
   }),
 );
 
+/** PUT /api/plugins/playurl/settings: any of the fields, each within its range. */
+export const PlayUrlSettingsPatch = Type.Partial(
+  Type.Object(playUrlFields),
+  named('PlayUrlSettingsPatch', {
+    description: `${PLAYURL} Fields left out keep their value.`,
+    examples: [{ max_playing: 4, max_seconds: 600 }],
+  }),
+);
+export type PlayUrlSettingsPatch = Static<typeof PlayUrlSettingsPatch>;
+
 export const PluginSettings = Type.Object(
   { playurl: Type.Ref(PlayUrlSettings) },
   // No default here: a schema with a $ref inside is compiled on its own, and ajv refuses a

@@ -31,6 +31,7 @@ import { NAME_PATTERN, nameFault } from './name.js';
 import {
   PlayUrlSettings,
   PlayUrlSettingsInput,
+  PlayUrlSettingsPatch,
   PluginSettings,
   PluginSettingsInput,
 } from './plugin-settings.js';
@@ -64,6 +65,7 @@ export const sharedSchemas: readonly TSchema[] = [
   DiscoverySettingsPatch,
   PlayUrlSettings,
   PlayUrlSettingsInput,
+  PlayUrlSettingsPatch,
   PluginSettings,
   PluginSettingsInput,
   DiscoveredStream,
