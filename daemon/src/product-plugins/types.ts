@@ -87,6 +87,11 @@ export interface PluginContext {
   readonly temporary: TemporarySources;
   /** The configuration as it is now (frozen). */
   config(): Readonly<Config>;
+  /**
+   * Its own settings now: `plugins.NAME` of config.yaml (an empty mapping when there is none),
+   * checked against its `settings` schema with the schema's defaults filled in (frozen).
+   */
+  settings(): Readonly<Record<string, unknown>>;
   /** Its permanent sources (tag `plugin:NAME`). */
   readonly sources: PluginSources;
   /**
@@ -100,13 +105,24 @@ export interface PluginContext {
  * A product plugin. Lifecycle: `start` when the daemon starts, `load` after every configuration
  * change, `stop` when the daemon shuts down, `unload` after stop (free what start took). A
  * plugin that throws (or takes longer than START_TIMEOUT_MS) in `start` is disabled, its error
- * logged and shown in GET /api/stats (`plugins`); its routes then answer 503.
+ * logged and shown in GET /api/stats (`plugins`); its routes then answer 503. So is one whose
+ * settings break its `settings` schema: not started, or stopped and unloaded when a change breaks
+ * them, and started again when a later change mends them.
  */
 export interface TributaryPlugin {
   /** Its name: lowercase letters, digits and dashes; its routes live under /plugins/{name}/. */
   readonly name: string;
+  /**
+   * The JSON Schema (a TypeBox schema is one) of its settings, `plugins.NAME` in config.yaml:
+   * an object schema; its defaults are filled in. None: the section is handed over as it is.
+   */
+  readonly settings?: object;
   start(context: PluginContext): void | Promise<void>;
-  load?(config: Readonly<Config>): void | Promise<void>;
+  /** After every configuration change: the whole configuration and its own settings. */
+  load?(
+    config: Readonly<Config>,
+    settings: Readonly<Record<string, unknown>>,
+  ): void | Promise<void>;
   stop?(): void | Promise<void>;
   unload?(): void | Promise<void>;
   /** Its HTTP routes (a Fastify plugin), registered with the prefix /plugins/{name}. */
