@@ -182,3 +182,29 @@ test('a plugin section that is not a mapping is refused by the file check, namin
     logs.join(''),
   );
 });
+
+test('the example silence detector takes its settings from config.yaml and refuses bad ones', async (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, 'config.yaml');
+  writeFileSync(file, 'plugins:\n  silence-detector:\n    quiet_after_s: 2\n');
+  const examples = join(import.meta.dirname, '../../examples/plugins');
+  const app = await build(t, { dir, plugins: { directory: examples } });
+  const view = async () => (await app.inject('/plugins/silence-detector/')).json();
+  assert.deepEqual(await view(), { threshold_dbfs: -50, quiet_after_s: 2, sources: [] });
+  writeFileSync(file, 'plugins:\n  silence-detector:\n    threshold_dbfs: -40\n');
+  await app.configStore.reload();
+  await until('the new threshold', async () => (await view()).threshold_dbfs === -40);
+  assert.equal((await view()).quiet_after_s, 10, 'left out: its default');
+  writeFileSync(file, 'plugins:\n  silence-detector:\n    threshold_dbfs: 6\n');
+  await app.configStore.reload();
+  const state = async () =>
+    (
+      (await app.inject('/api/stats')).json().plugins.plugins as { name: string; error: string }[]
+    ).find((p) => p.name === 'silence-detector');
+  await until('disabled', async () => (await state())?.error !== null);
+  assert.equal(
+    (await state())?.error,
+    'settings: plugins.silence-detector.threshold_dbfs must be <= 0 (got 6)',
+  );
+  assert.equal((await app.inject('/plugins/silence-detector/')).statusCode, 503);
+});
