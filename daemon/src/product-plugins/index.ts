@@ -90,7 +90,7 @@ export default fp(
       const { plugin } = entry;
       if (!plugin) continue;
       const pluginLog = log.child({ plugin: entry.name });
-      entry.sources = new OwnSources(entry.name, store, fastify.engine);
+      entry.sources = new OwnSources(entry.name, store, fastify.engine, (m) => pluginLog.warn(m));
       const context: PluginContext = {
         log: {
           info: (m) => pluginLog.info(m),
