@@ -3,9 +3,9 @@
 // is quiet once nothing in it passed THRESHOLD dBFS for QUIET_AFTER seconds (a sender that
 // stopped sending is quiet too). GET /plugins/silence-detector/ lists each source's state.
 // The two settings are its section of config.yaml, `plugins.silence-detector` (checked by the
-// host against SETTINGS, defaults filled in), read at start and after each change;
+// host against SETTINGS, defaults filled in), read at start and when the section changes;
 // PUT /plugins/silence-detector/ {threshold_dbfs, quiet_after_s} changes them in memory until
-// the next change of the configuration.
+// the section changes.
 const SETTINGS = {
   type: 'object',
   additionalProperties: false,
@@ -15,6 +15,8 @@ const SETTINGS = {
   },
 };
 const settings = { threshold_dbfs: -50, quiet_after_s: 10 };
+/** The section as last read (load runs after every change of the configuration, any part). */
+let section = '';
 /** By config_id: name, state, since when, last loud moment, meter windows seen. */
 const sources = new Map();
 let timer = null;
@@ -52,11 +54,14 @@ export default {
   name: 'silence-detector',
   settings: SETTINGS,
   start(context) {
+    section = JSON.stringify(context.settings());
     Object.assign(settings, context.settings());
     timer = setInterval(() => watch(context), 500);
     timer.unref();
   },
   load(_config, own) {
+    if (JSON.stringify(own) === section) return;
+    section = JSON.stringify(own);
     Object.assign(settings, own);
   },
   stop() {

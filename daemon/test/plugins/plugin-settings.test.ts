@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { build, tempDir } from '../helpers.js';
 import { until } from './harness.js';
 
@@ -195,6 +196,17 @@ test('the example silence detector takes its settings from config.yaml and refus
   await app.configStore.reload();
   await until('the new threshold', async () => (await view()).threshold_dbfs === -40);
   assert.equal((await view()).quiet_after_s, 10, 'left out: its default');
+  // A PUT holds until the section changes, not through a change of another part.
+  const put = await app.inject({
+    method: 'PUT',
+    url: '/plugins/silence-detector/',
+    payload: { threshold_dbfs: -30, quiet_after_s: 3 },
+  });
+  assert.equal(put.statusCode, 200, put.body);
+  const sink = await app.inject({ method: 'POST', url: '/sinks', payload: { name: 'Kitchen' } });
+  assert.equal(sink.statusCode, 201, sink.body);
+  await sleep(300); // load runs within microtasks of the save; give it ample time
+  assert.equal((await view()).threshold_dbfs, -30);
   writeFileSync(file, 'plugins:\n  silence-detector:\n    threshold_dbfs: 6\n');
   await app.configStore.reload();
   const state = async () =>
