@@ -57,6 +57,7 @@ function source(name: string, members: string[] = [], volume = 1): Source {
     vnc_port: 5900,
     auto_added: null,
     rtp: null,
+    plugin_format: null,
     equalizer: flat(),
   };
 }

@@ -15,6 +15,7 @@ import discoveryRoutes from './routes/discovery/index.js';
 import equalizerRoutes from './routes/equalizers/index.js';
 import eqResponseRoutes from './routes/equalizers/response.js';
 import levelRoutes from './routes/levels/index.js';
+import pluginSettingsRoutes from './routes/plugins/index.js';
 import routeRoutes from './routes/routes/index.js';
 import sinkRoutes from './routes/sinks/index.js';
 import sourceRoutes from './routes/sources/index.js';
@@ -137,6 +138,7 @@ const tributary: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstanc
   await fastify.register(whepRoutes);
   await fastify.register(systemRoutes);
   await fastify.register(discoveryRoutes);
+  await fastify.register(pluginSettingsRoutes);
   await fastify.register(sinkRoutes, { prefix: '/sinks' });
   await fastify.register(sourceRoutes, {
     prefix: '/sources',

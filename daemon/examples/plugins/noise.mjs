@@ -8,6 +8,8 @@
 const RATE = 48000;
 /** Audio the engine's ring holds, and how often the plugin tops it up. */
 const RING_MS = 300;
+/** What its sources are written in (config.yaml keeps it as each one's plugin_format). */
+const FORMAT = { sampleRate: RATE, channels: 2, sampleFormat: 's16le', ringMs: RING_MS };
 const TICK_MS = 20;
 /** Uniform noise in [-a, a] has an RMS of a / sqrt(3): a is set for -20 dBFS RMS. */
 const AMPLITUDE = 10 ** (-20 / 20) * Math.sqrt(3);
@@ -24,8 +26,7 @@ function follow() {
   for (const { config_id } of context.sources.list()) {
     ids.add(config_id);
     if (writers.has(config_id)) continue;
-    const format = { sampleRate: RATE, channels: 2, sampleFormat: 's16le', ringMs: RING_MS };
-    const writer = context.sources.open(config_id, format);
+    const writer = context.sources.open(config_id, FORMAT);
     if (writer) writers.set(config_id, writer);
   }
   // The host closed the audio of a source removed from the configuration.
@@ -68,7 +69,7 @@ export default {
         },
       },
       async (request, reply) => {
-        const source = await context.sources.add(request.body.name);
+        const source = await context.sources.add(request.body.name, FORMAT);
         follow();
         reply.code(201);
         return source;

@@ -1,9 +1,22 @@
 // An example product plugin (docs: /docs/plugins): logs when a source goes quiet and when it
 // plays again. Every half second it reads the levels of the sources the engine plays; a source
 // is quiet once nothing in it passed THRESHOLD dBFS for QUIET_AFTER seconds (a sender that
-// stopped sending is quiet too). GET /plugins/silence-detector/ lists each source's state;
-// PUT /plugins/silence-detector/ {threshold_dbfs, quiet_after_s} changes the two settings.
+// stopped sending is quiet too). GET /plugins/silence-detector/ lists each source's state.
+// The two settings are its section of config.yaml, `plugins.silence-detector` (checked by the
+// host against SETTINGS, defaults filled in), read at start and when the section changes;
+// PUT /plugins/silence-detector/ {threshold_dbfs, quiet_after_s} changes them in memory until
+// the section changes.
+const SETTINGS = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    threshold_dbfs: { type: 'number', minimum: -100, maximum: 0, default: -50 },
+    quiet_after_s: { type: 'number', minimum: 0.5, maximum: 3600, default: 10 },
+  },
+};
 const settings = { threshold_dbfs: -50, quiet_after_s: 10 };
+/** The section as last read (load runs after every change of the configuration, any part). */
+let section = '';
 /** By config_id: name, state, since when, last loud moment, meter windows seen. */
 const sources = new Map();
 let timer = null;
@@ -39,23 +52,27 @@ function watch(context) {
 
 export default {
   name: 'silence-detector',
+  settings: SETTINGS,
   start(context) {
+    section = JSON.stringify(context.settings());
+    Object.assign(settings, context.settings());
     timer = setInterval(() => watch(context), 500);
     timer.unref();
+  },
+  load(_config, own) {
+    if (JSON.stringify(own) === section) return;
+    section = JSON.stringify(own);
+    Object.assign(settings, own);
   },
   stop() {
     clearInterval(timer);
   },
   routes: async (fastify) => {
-    const Settings = {
-      type: 'object',
-      additionalProperties: false,
-      required: ['threshold_dbfs', 'quiet_after_s'],
-      properties: {
-        threshold_dbfs: { type: 'number', minimum: -100, maximum: 0 },
-        quiet_after_s: { type: 'number', minimum: 0.5, maximum: 3600 },
-      },
+    const properties = {
+      threshold_dbfs: { type: 'number', minimum: -100, maximum: 0 },
+      quiet_after_s: { type: 'number', minimum: 0.5, maximum: 3600 },
     };
+    const Settings = { ...SETTINGS, properties, required: Object.keys(properties) };
     const view = () => ({
       ...settings,
       sources: [...sources].map(([config_id, s]) => ({

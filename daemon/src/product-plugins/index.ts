@@ -6,12 +6,14 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { PlayUnavailableError } from '../errors.js';
+import type { Config } from '../schema/files.js';
 import type { PluginStats } from '../schema/plugins.js';
 import { loadFolder } from './folder.js';
 import { httpError, PlayUrlError } from './playurl/errors.js';
 import { playUrlPlugins } from './playurl/index.js';
 import { Playbacks, type PlaybacksOptions } from './playurl/playbacks.js';
 import { OwnSources } from './plugin-sources.js';
+import { checkSettings } from './settings.js';
 import { TemporarySources } from './temporary.js';
 import { tonePlugin } from './tone.js';
 import type { PluginContext, TributaryPlugin } from './types.js';
@@ -43,8 +45,15 @@ interface Entry {
   readonly builtin: boolean;
   state: 'running' | 'failed' | 'stopped';
   error: string | null;
+  /** Disabled because its settings break its schema: started again once they are mended. */
+  badSettings: boolean;
+  /** Its settings as last checked (what `context.settings()` answers). */
+  settings: Readonly<Record<string, unknown>>;
+  /** Its lifecycle calls, one after the other (a change waits for the start before it). */
+  chain: Promise<void>;
   /** Its permanent sources, once it has a context. */
   sources?: OwnSources;
+  context?: PluginContext;
 }
 
 export default fp(
@@ -53,19 +62,26 @@ export default fp(
     const store = fastify.configStore;
     const temporary = new TemporarySources(fastify.engine);
     const playbacks = new Playbacks(options.playUrl);
+    const fresh = { badSettings: false, settings: {}, chain: Promise.resolve() };
     const entries: Entry[] = [...playUrlPlugins(playbacks), tonePlugin()].map((plugin) => ({
       plugin,
       name: plugin.name,
       builtin: true,
       state: 'stopped',
       error: null,
+      ...fresh,
     }));
     if (options.directory) {
       for (const loaded of await loadFolder(
         options.directory,
         new Set(entries.map((e) => e.name)),
       )) {
-        entries.push({ ...loaded, builtin: false, state: loaded.plugin ? 'stopped' : 'failed' });
+        entries.push({
+          ...loaded,
+          builtin: false,
+          state: loaded.plugin ? 'stopped' : 'failed',
+          ...fresh,
+        });
         if (!loaded.plugin) log.error(`plugin ${loaded.name} not loaded: ${loaded.error}`);
       }
     }
@@ -74,7 +90,7 @@ export default fp(
       const { plugin } = entry;
       if (!plugin) continue;
       const pluginLog = log.child({ plugin: entry.name });
-      entry.sources = new OwnSources(entry.name, store, fastify.engine);
+      entry.sources = new OwnSources(entry.name, store, fastify.engine, (m) => pluginLog.warn(m));
       const context: PluginContext = {
         log: {
           info: (m) => pluginLog.info(m),
@@ -84,6 +100,7 @@ export default fp(
         engine: fastify.engine,
         temporary,
         config: () => store.snapshot().config,
+        settings: () => entry.settings,
         sources: entry.sources,
         // Its errors are the API's (400, 404, 422, 502, ...), for a plugin's route to pass on.
         playUrls: async (urls, sink) => {
@@ -94,15 +111,8 @@ export default fp(
           }
         },
       };
-      try {
-        await withTimeout(Promise.resolve(plugin.start(context)), START_TIMEOUT_MS);
-        entry.state = 'running';
-      } catch (err) {
-        entry.state = 'failed';
-        entry.error = `start: ${(err as Error).message}`;
-        entry.sources.closeAll();
-        pluginLog.error(`plugin ${entry.name} disabled: ${entry.error}`);
-      }
+      entry.context = context;
+      await start(entry, store.config);
       if (plugin.routes) {
         const routes = plugin.routes;
         await fastify.register(
@@ -125,14 +135,77 @@ export default fp(
     const unsubscribe = store.subscribe((snapshot) => {
       for (const entry of entries) {
         entry.sources?.follow(snapshot.config);
-        if (entry.state !== 'running' || !entry.plugin?.load) continue;
-        Promise.resolve()
-          .then(() => entry.plugin?.load?.(snapshot.config))
-          .catch((err: unknown) =>
-            log.warn(`plugin ${entry.name} load: ${(err as Error).message}`),
-          );
+        if (!entry.context) continue;
+        entry.chain = entry.chain
+          .then(() => changed(entry, snapshot.config))
+          .catch((err: unknown) => log.error(`plugin ${entry.name}: ${(err as Error).message}`));
       }
     });
+
+    /** Starts a plugin whose settings hold (else disables it, saying why). */
+    async function start(entry: Entry, config: Readonly<Config>): Promise<void> {
+      const checked = checkSettings(entry.name, entry.plugin?.settings, config);
+      if (checked.error !== null) return disable(entry, checked.error, true);
+      entry.settings = checked.settings;
+      try {
+        await withTimeout(
+          Promise.resolve(entry.plugin?.start(entry.context as PluginContext)),
+          START_TIMEOUT_MS,
+        );
+        entry.state = 'running';
+        entry.error = null;
+        entry.badSettings = false;
+      } catch (err) {
+        entry.sources?.closeAll();
+        disable(entry, `start: ${(err as Error).message}`, false);
+      }
+    }
+
+    function disable(entry: Entry, error: string, badSettings: boolean): void {
+      entry.state = 'failed';
+      entry.error = error;
+      entry.badSettings = badSettings;
+      log.child({ plugin: entry.name }).error(`plugin ${entry.name} disabled: ${error}`);
+    }
+
+    /** stop, then unload; what it opened of its sources closed. */
+    async function stop(entry: Entry): Promise<void> {
+      try {
+        await withTimeout(Promise.resolve(entry.plugin?.stop?.()), START_TIMEOUT_MS);
+        await withTimeout(Promise.resolve(entry.plugin?.unload?.()), START_TIMEOUT_MS);
+      } catch (err) {
+        log.warn(`plugin ${entry.name} stop: ${(err as Error).message}`);
+      }
+      entry.sources?.closeAll();
+      entry.state = 'stopped';
+    }
+
+    /**
+     * After a configuration change: a running plugin gets `load` with its settings, or is
+     * stopped and disabled when they break its schema; one disabled for its settings starts
+     * again once they hold.
+     */
+    async function changed(entry: Entry, config: Readonly<Config>): Promise<void> {
+      const checked = checkSettings(entry.name, entry.plugin?.settings, config);
+      if (entry.state === 'running') {
+        if (checked.error !== null) {
+          await stop(entry);
+          return disable(entry, checked.error, true);
+        }
+        entry.settings = checked.settings;
+        try {
+          await withTimeout(
+            Promise.resolve(entry.plugin?.load?.(config, checked.settings)),
+            START_TIMEOUT_MS,
+          );
+        } catch (err) {
+          log.warn(`plugin ${entry.name} load: ${(err as Error).message}`);
+        }
+      } else if (entry.state === 'failed' && entry.badSettings) {
+        if (checked.error === null) await start(entry, config);
+        else if (checked.error !== entry.error) disable(entry, checked.error, true);
+      }
+    }
 
     fastify.decorate('productPlugins', {
       stats: (): PluginStats => ({
@@ -149,14 +222,8 @@ export default fp(
     fastify.addHook('onClose', async () => {
       unsubscribe();
       for (const entry of entries) {
-        if (entry.state !== 'running') continue;
-        try {
-          await withTimeout(Promise.resolve(entry.plugin?.stop?.()), START_TIMEOUT_MS);
-          await withTimeout(Promise.resolve(entry.plugin?.unload?.()), START_TIMEOUT_MS);
-        } catch (err) {
-          log.warn(`plugin ${entry.name} stop: ${(err as Error).message}`);
-        }
-        entry.state = 'stopped';
+        await entry.chain;
+        if (entry.state === 'running') await stop(entry);
       }
       // What every plugin opened of its permanent sources (one that failed included).
       for (const entry of entries) entry.sources?.closeAll();

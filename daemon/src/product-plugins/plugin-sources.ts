@@ -6,10 +6,11 @@
 // plugin stops. At most MAX_SOURCES_PER_PLUGIN per plugin.
 import { addEntity, deleteEntity, find } from '../config/model.js';
 import type { ConfigStore } from '../config/store.js';
-import { NotFoundError, PluginSourceLimitError } from '../errors.js';
+import { invalidRequest, NotFoundError, PluginSourceLimitError } from '../errors.js';
 import { FLAT_EQUALIZER } from '../schema/common.js';
 import type { Config } from '../schema/files.js';
-import { SOURCE_DEFAULTS, type SourceInput } from '../schema/source.js';
+import { PluginFormat, SOURCE_DEFAULTS, type SourceInput } from '../schema/source.js';
+import { check, makeProblem } from '../schema/validate.js';
 import type {
   MemoryFormat,
   MemoryWriter,
@@ -24,6 +25,41 @@ export const MAX_SOURCES_PER_PLUGIN = 16;
 /** The tag of the permanent sources of plugin `name`. */
 export const pluginTag = (name: string): string => `plugin:${name}`;
 
+/** Bits per sample of each sample format the engine's in-process sources take. */
+const BIT_DEPTH: Readonly<Record<string, 16 | 24 | 32>> = {
+  s16le: 16,
+  s16be: 16,
+  l16: 16,
+  s24le: 24,
+  s24be: 24,
+  l24: 24,
+  s32le: 32,
+};
+/** What a source opened from its saved format (no format given) is written in. */
+const SAMPLE_FORMAT = { 16: 's16le', 24: 's24le', 32: 's32le' } as const;
+
+/**
+ * A memory source's format as config.yaml keeps it (`plugin_format`); a 400 naming the field
+ * (`format.sample_rate`, `format.sampleFormat`) when the engine could not open it.
+ */
+export function savedFormat(format: MemoryFormat): PluginFormat {
+  const bits = BIT_DEPTH[format.sampleFormat];
+  if (!bits) {
+    const rule = `must be one of ${Object.keys(BIT_DEPTH).join(', ')}`;
+    throw invalidRequest([makeProblem('format.sampleFormat', 'enum', rule, format.sampleFormat)]);
+  }
+  const saved = { sample_rate: format.sampleRate, bit_depth: bits, channels: format.channels };
+  const problems = check(PluginFormat, saved, 'format');
+  if (problems.length > 0) throw invalidRequest(problems);
+  return saved;
+}
+
+const sameFormat = (a: PluginFormat | null, b: PluginFormat) =>
+  a !== null &&
+  a.sample_rate === b.sample_rate &&
+  a.bit_depth === b.bit_depth &&
+  a.channels === b.channels;
+
 export class OwnSources implements PluginSources {
   readonly #tag: string;
   readonly #open = new Set<string>();
@@ -32,18 +68,18 @@ export class OwnSources implements PluginSources {
     private readonly plugin: string,
     private readonly store: ConfigStore,
     private readonly engine: PluginEngine,
+    /** Where a failed save of an opened source's format is reported. */
+    private readonly warn: (msg: string) => void = () => {},
   ) {
     this.#tag = pluginTag(plugin);
   }
 
   list(): PluginSource[] {
-    return this.#of(this.store.snapshot().config).map((s) => ({
-      name: s.name,
-      config_id: s.config_id,
-    }));
+    return this.#of(this.store.snapshot().config).map(view);
   }
 
-  async add(name: string): Promise<PluginSource> {
+  async add(name: string, format?: MemoryFormat): Promise<PluginSource> {
+    const pluginFormat = format ? savedFormat(format) : null;
     const source = await this.store.change((draft) => {
       const count = this.#of(draft).length;
       if (count >= MAX_SOURCES_PER_PLUGIN) {
@@ -60,10 +96,11 @@ export class OwnSources implements PluginSources {
         equalizer: { ...FLAT_EQUALIZER },
         name,
         tag: this.#tag,
+        plugin_format: pluginFormat,
       };
       return addEntity(draft, 'source', input);
     });
-    return { name: source.name, config_id: source.config_id };
+    return view(source);
   }
 
   async remove(key: string): Promise<void> {
@@ -76,13 +113,33 @@ export class OwnSources implements PluginSources {
     this.#close(id);
   }
 
-  open(configId: string, format: MemoryFormat): MemoryWriter | null {
-    if (!this.#of(this.store.snapshot().config).some((s) => s.config_id === configId)) {
-      throw new NotFoundError(`${this.#tag} source`, configId);
+  open(configId: string, format?: MemoryFormat): MemoryWriter | null {
+    const source = this.#of(this.store.snapshot().config).find((s) => s.config_id === configId);
+    if (!source) throw new NotFoundError(`${this.#tag} source`, configId);
+    const saved = source.plugin_format;
+    if (!format && !saved) {
+      throw new Error(`source '${source.name}' has no saved format yet: open it with one`);
     }
+    const opened: MemoryFormat = format ?? {
+      sampleRate: saved!.sample_rate,
+      channels: saved!.channels,
+      sampleFormat: SAMPLE_FORMAT[saved!.bit_depth],
+    };
+    const wanted = savedFormat(opened);
     this.#close(configId);
-    const writer = this.engine.addMemorySource(configId, format);
+    const writer = this.engine.addMemorySource(configId, opened);
     if (writer) this.#open.add(configId);
+    // config.yaml keeps the format the source is written in.
+    if (!sameFormat(saved, wanted)) {
+      this.store
+        .change((draft) => {
+          const entry = draft.sources.find((s) => s.config_id === configId);
+          if (entry) entry.plugin_format = wanted;
+        })
+        .catch((err: unknown) =>
+          this.warn(`the format of source '${source.name}' not saved: ${(err as Error).message}`),
+        );
+    }
     return writer;
   }
 
@@ -105,3 +162,9 @@ export class OwnSources implements PluginSources {
     return config.sources.filter((s) => s.tag === this.#tag);
   }
 }
+
+const view = (s: {
+  name: string;
+  config_id: string;
+  plugin_format: PluginFormat | null;
+}): PluginSource => ({ name: s.name, config_id: s.config_id, format: s.plugin_format });

@@ -45,6 +45,7 @@ export class TemporarySources {
       config_id: id,
       equalizer: { ...FLAT_EQUALIZER },
       rtp: null,
+      plugin_format: null,
     };
     const route: Route = {
       ...ROUTE_DEFAULTS,

@@ -13,6 +13,8 @@ import type { MemoryWriter, PluginContext, TributaryPlugin } from './types.js';
 const RATE = 48000;
 /** The ring the engine reads from, and how often it is topped up (JS may be late by RING - TICK). */
 const RING_MS = 300;
+/** What its sources are written in (config.yaml keeps it as their plugin_format). */
+const FORMAT = { sampleRate: RATE, channels: 2, sampleFormat: 's16le', ringMs: RING_MS };
 const TICK_MS = 20;
 
 /** What the tone plays (shared by every tone source). */
@@ -49,12 +51,7 @@ export function tonePlugin(): TributaryPlugin {
     for (const id of playing.keys()) if (!ids.has(id)) playing.delete(id);
     for (const id of ids) {
       if (playing.has(id)) continue;
-      const source = context.sources.open(id, {
-        sampleRate: RATE,
-        channels: 2,
-        sampleFormat: 's16le',
-        ringMs: RING_MS,
-      });
+      const source = context.sources.open(id, FORMAT);
       if (source) playing.set(id, { source, phase: 0 });
     }
   };
@@ -121,7 +118,7 @@ export function tonePlugin(): TributaryPlugin {
       },
       async (request, reply) => {
         if (!context) throw new Error('the tone plugin is not running');
-        const source = await context.sources.add(request.body.name);
+        const source = await context.sources.add(request.body.name, FORMAT);
         reply.code(201);
         return source;
       },

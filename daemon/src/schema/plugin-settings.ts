@@ -1,7 +1,8 @@
-// The product plugins' settings in config.yaml: the section `plugins`, today `plugins.playurl`
-// (the limits of the play-URL plugins, read at each play request). Two forms like the discovery
-// sections: as stored (every field) and as written in the file (every field optional, defaults
-// filled in). Every field has an upper bound: a configuration can loosen a limit, never lift it.
+// The product plugins' settings in config.yaml: the section `plugins`: `plugins.playurl` (the
+// limits of the play-URL plugins, read at each play request) and a section per folder plugin
+// (`plugins.NAME`, checked by the host against the plugin's own schema, src/product-plugins/).
+// Two forms like the discovery sections: as stored (every field) and as written in the file
+// (every field optional, defaults filled in). Every field has an upper bound: a configuration can loosen a limit, never lift it.
 import { type Static, Type } from '@sinclair/typebox';
 import { named, optionalWithDefaults, withDefaults } from './common.js';
 
@@ -59,7 +60,8 @@ export const PLUGIN_SETTINGS_DEFAULTS = { playurl: PLAYURL_SETTINGS_DEFAULTS };
 const PLAYURL =
   'The limits of the play-URL plugins (playurl, playurlmultiple), read at each play request: ' +
   'a change applies to the next one, a playback already started keeps the limits it began with.';
-const PLUGINS = "The built-in plugins' settings.";
+const PLUGINS =
+  "The plugins' settings: the built-in playurl's limits, and each folder plugin's own section.";
 
 export const PlayUrlSettings = Type.Object(
   withDefaults(playUrlFields, PLAYURL_SETTINGS_DEFAULTS),
@@ -75,11 +77,36 @@ export const PlayUrlSettingsInput = Type.Object(
   }),
 );
 
+/** PUT /api/plugins/playurl/settings: any of the fields, each within its range. */
+export const PlayUrlSettingsPatch = Type.Partial(
+  Type.Object(playUrlFields),
+  named('PlayUrlSettingsPatch', {
+    description: `${PLAYURL} Fields left out keep their value.`,
+    examples: [{ max_playing: 4, max_seconds: 600 }],
+  }),
+);
+export type PlayUrlSettingsPatch = Static<typeof PlayUrlSettingsPatch>;
+
+/**
+ * The section of a folder plugin, `plugins.NAME`: a mapping the plugin reads (and validates
+ * against the schema it declares, if any). Sections of plugins not installed are kept as they are.
+ */
+const FolderPluginSection = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description:
+      "A folder plugin's own settings (plugins.NAME, NAME its name), handed to it at start and " +
+      'after each change; checked against the schema the plugin declares. Kept when no such ' +
+      'plugin is installed.',
+  },
+);
+
 export const PluginSettings = Type.Object(
   { playurl: Type.Ref(PlayUrlSettings) },
   // No default here: a schema with a $ref inside is compiled on its own, and ajv refuses a
   // default at a root (config.yaml's `plugins` gets its default where ConfigFile refers to it).
-  named('PluginSettings', { description: PLUGINS }),
+  named('PluginSettings', { description: PLUGINS, additionalProperties: FolderPluginSection }),
 );
 export type PluginSettings = Static<typeof PluginSettings>;
 
@@ -87,5 +114,8 @@ export const PluginSettingsInput = Type.Object(
   {
     playurl: Type.Optional(Type.Ref(PlayUrlSettingsInput, { default: PLAYURL_SETTINGS_DEFAULTS })),
   },
-  named('PluginSettingsInput', { description: `${PLUGINS} Fields left out take their defaults.` }),
+  named('PluginSettingsInput', {
+    description: `${PLUGINS} Fields left out take their defaults.`,
+    additionalProperties: FolderPluginSection,
+  }),
 );

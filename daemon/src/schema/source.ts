@@ -79,6 +79,37 @@ const RtpSettingsInput = Type.Object(optionalWithDefaults(rtpFields, RTP_DEFAULT
   description: `${rtpDescription} Fields left out take their defaults.`,
 });
 
+/** The engine's bounds of an in-process source (native/engine/src/source/memory.rs). */
+export const PLUGIN_FORMAT_BOUNDS = { minRate: 8000, maxRate: 384_000, maxChannels: 8 } as const;
+
+const pluginFormatDescription =
+  'The audio format of a permanent plugin source (tag plugin:NAME) as its plugin writes it, ' +
+  'saved when the plugin adds or opens it; null for every other source, and for a plugin ' +
+  'source not opened yet. Written by the plugin: not changed through PUT /sources.';
+
+export const PluginFormat = Type.Object(
+  {
+    sample_rate: Type.Integer({
+      minimum: PLUGIN_FORMAT_BOUNDS.minRate,
+      maximum: PLUGIN_FORMAT_BOUNDS.maxRate,
+      description: 'Sample rate the plugin writes, in Hz.',
+      examples: [48000],
+    }),
+    bit_depth: IntegerEnum([16, 24, 32], {
+      description: 'Bits per sample of what it writes (32: 32-bit integers or floats).',
+      examples: [16],
+    }),
+    channels: Type.Integer({
+      minimum: 1,
+      maximum: PLUGIN_FORMAT_BOUNDS.maxChannels,
+      description: 'Channels it writes.',
+      examples: [2],
+    }),
+  },
+  { additionalProperties: false, description: pluginFormatDescription },
+);
+export type PluginFormat = Static<typeof PluginFormat>;
+
 const fields = {
   name: Name,
   ip: Nullable(IpAddress, {
@@ -133,8 +164,14 @@ export const {
   fields: rest,
   defaults: SOURCE_DEFAULTS,
   extra: {
-    entity: { rtp: Nullable(RtpSettings, { default: null }) },
-    input: { rtp: Type.Optional(Nullable(RtpSettingsInput, { default: null })) },
+    entity: {
+      rtp: Nullable(RtpSettings, { default: null }),
+      plugin_format: Nullable(PluginFormat, { default: null }),
+    },
+    input: {
+      rtp: Type.Optional(Nullable(RtpSettingsInput, { default: null })),
+      plugin_format: Type.Optional(Nullable(PluginFormat, { default: null })),
+    },
     patch: { rtp: Type.Optional(Nullable(RtpSettingsInput)) },
   },
   entity: {
@@ -150,6 +187,7 @@ export const {
         vnc_ip: '192.168.1.10',
         equalizer: FLAT_EQUALIZER,
         rtp: null,
+        plugin_format: null,
       },
     ],
   },

@@ -31,6 +31,7 @@ import { NAME_PATTERN, nameFault } from './name.js';
 import {
   PlayUrlSettings,
   PlayUrlSettingsInput,
+  PlayUrlSettingsPatch,
   PluginSettings,
   PluginSettingsInput,
 } from './plugin-settings.js';
@@ -64,6 +65,7 @@ export const sharedSchemas: readonly TSchema[] = [
   DiscoverySettingsPatch,
   PlayUrlSettings,
   PlayUrlSettingsInput,
+  PlayUrlSettingsPatch,
   PluginSettings,
   PluginSettingsInput,
   DiscoveredStream,
@@ -103,6 +105,15 @@ function createAjv(coerceTypes: boolean): Ajv {
 
 /** Validates request bodies and files: no type coercion, defaults filled in, every error. */
 export const ajv = createAjv(false);
+let foreign: Ajv | null = null;
+/**
+ * Compiles a schema that is not ours (a folder plugin's settings) with the same rules as `ajv`,
+ * in an instance of its own so its `$id`s cannot collide with ours; throws when ajv refuses it.
+ */
+export function compileForeign(schema: object): ValidateFunction {
+  foreign ??= createAjv(false);
+  return foreign.compile(schema);
+}
 /** Validates path parameters and query strings, which arrive as text. */
 export const coercingAjv = createAjv(true);
 

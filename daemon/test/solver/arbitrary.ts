@@ -45,6 +45,7 @@ export const source = (name: string, extra: Partial<Source> = {}): Source => ({
   vnc_ip: null,
   vnc_port: 5900,
   rtp: null,
+  plugin_format: null,
   auto_added: null,
   ...extra,
 });
