@@ -5,7 +5,8 @@
 //! payloads of at most 1152 bytes, RTP numbered without a hole (marker on the first packet
 //! only, one SSRC, timestamps advancing by the frames), and packets paced by the capture (one
 //! every 6 ms, no bursts). SIGTERM and SIGINT end the sender cleanly; a missing server or
-//! source is a clear error and exit 1. The harness is `support/`.
+//! source, or a server that goes away while it sends, is a clear error and exit 1. The harness
+//! is `support/`.
 
 mod support;
 
@@ -219,6 +220,40 @@ fn without_a_pulseaudio_server_it_says_so_and_exits_1() {
         text.contains(&format!(
             "cannot capture from PulseAudio ({server}, source the default): Connection refused"
         )) && text.contains("running for this user"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_sound_server_that_goes_away_while_sending_is_said_and_exits_1() {
+    if !can_run("a_sound_server_that_goes_away_while_sending") {
+        return;
+    }
+    let _serial = serial();
+    let pulse = Pulse::start("send-gone", NULL_SINK);
+    let mut tx = sender(
+        &pulse.server(),
+        &["-h", "127.0.0.1", "-p", "9", "-d", "out.monitor"],
+    );
+    let lines = lines_of(&mut tx);
+    let until = Instant::now() + Duration::from_secs(5);
+    while !lines
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|l| l.contains("sending RTP"))
+    {
+        assert!(Instant::now() < until, "the sender did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(pulse);
+    let status = wait_exit(&mut tx, Duration::from_secs(5));
+    std::thread::sleep(Duration::from_millis(100));
+    let text = lines.lock().unwrap().join("\n");
+    eprintln!("{text}");
+    assert_eq!(status.code(), Some(1), "{text}");
+    assert!(
+        text.ends_with("tributary send: PulseAudio stopped capturing: Connection terminated"),
         "{text}"
     );
 }
