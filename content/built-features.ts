@@ -21,6 +21,7 @@ export const builtFeatures: readonly BuiltFeature[] = [
   { name: 'the 18-band equalizer', terms: /\bequali[sz]er\b/i },
   { name: 'tributary render', terms: /\btributary render\b/i },
   { name: 'tributary receive (PulseAudio/PipeWire)', terms: /\btributary receive\b/i },
+  { name: 'tributary send (PulseAudio/PipeWire)', terms: /\btributary send\b/i },
   { name: 'the play-URL plugins', terms: /\bplayurl(multiple)?\b|\bplay (a )?URLs?\b/i },
   { name: 'the test tone plugin', terms: /\btone plugin\b/i },
 ];

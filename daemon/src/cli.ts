@@ -30,6 +30,11 @@ const commands: readonly CommandEntry[] = [
     load: () => import('./commands/receive.js'),
   },
   {
+    name: 'send',
+    summary: 'Send audio from this machine to Tributary as RTP or Scream (PulseAudio/PipeWire)',
+    load: () => import('./commands/send.js'),
+  },
+  {
     name: 'service install',
     summary: 'Install the system service (systemd) for this checkout or package',
     load: () => import('./commands/service-install.js'),

@@ -5,8 +5,6 @@
 // native/receive/tests (a tone recorded from the null sink).
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createSocket } from 'node:dgram';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -14,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { receiverProgram, run } from '../../src/commands/receive.js';
 import { cli } from '../daemon-process.js';
 import { runCommand } from '../helpers.js';
+import { freeUdpPort, noPulse, startPulse } from './pulse-server.js';
 
 const program = receiverProgram({});
 const notBuilt = program ? false : 'env: tributary-receive is not built (cargo test builds it)';
@@ -24,14 +23,6 @@ const spawnCli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
     env: { ...process.env, ...env },
     timeout: 20_000,
   });
-
-async function freeUdpPort(): Promise<number> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const { port } = socket.address();
-  socket.close();
-  return port;
-}
 
 test('tributary receive passes its arguments, output and exit code through', {
   skip: notBuilt,
@@ -71,41 +62,19 @@ test('without the receiver program it says it cannot run it', async () => {
   }
 });
 
-const havePulse =
-  spawnSync('sh', ['-c', 'command -v pulseaudio']).status === 0
-    ? false
-    : 'env: needs PulseAudio (Debian: pulseaudio)';
-
 test('SIGTERM to tributary receive stops the receiver cleanly', {
-  skip: notBuilt || havePulse,
+  skip: notBuilt || noPulse,
 }, async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'trib-receive-'));
-  const socket = join(dir, 'native');
-  writeFileSync(
-    join(dir, 'pa.pa'),
-    `load-module module-native-protocol-unix auth-anonymous=1 socket=${socket}\n` +
-      'load-module module-null-sink sink_name=out\n',
-  );
-  const pulse = spawn(
-    'pulseaudio',
-    ['-n', '-F', join(dir, 'pa.pa'), '--exit-idle-time=-1', '--disallow-exit', '--system=false'],
-    { env: { ...process.env, HOME: dir, XDG_RUNTIME_DIR: dir }, stdio: 'ignore' },
-  );
   let receiver: ChildProcess | undefined;
-  t.after(() => {
-    receiver?.kill('SIGKILL');
-    pulse.kill();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  for (let i = 0; i < 200 && !existsSync(socket); i++) await sleep(50);
-  assert.ok(existsSync(socket), 'PulseAudio started');
+  t.after(() => receiver?.kill('SIGKILL'));
+  const server = await startPulse(t, 'receive');
 
   const port = String(await freeUdpPort());
   receiver = spawn(
     process.execPath,
     ['--import', 'tsx', cli, 'receive', '-u', '-p', port, '-s', 'out'],
     {
-      env: { ...process.env, PULSE_SERVER: `unix:${socket}` },
+      env: { ...process.env, PULSE_SERVER: server },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

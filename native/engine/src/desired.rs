@@ -6,7 +6,7 @@ use crate::limits::{
     CHANNELS_MAX, DEFAULT_SINK_PORT, EQ_BANDS, EQ_GAIN_MAX, MAX_DELAY_MS, SAMPLE_RATE_MAX,
     SAMPLE_RATE_MIN, VOLUME_MAX,
 };
-use crate::wire::rtp::RtpFormat;
+use crate::wire::rtp::{self, RtpFormat};
 use std::net::IpAddr;
 use tributary_dsp::layout::ChannelLayout;
 use tributary_dsp::sample_format::SampleFormat;
@@ -139,20 +139,12 @@ impl SinkSpec {
         }
     }
 
-    /// The RTP payload type this sink sends: the configured one, else the static type of its
-    /// format where RFC 3551 has one (10: L16 44.1 kHz stereo, 11: mono), else 127 for L16 and
-    /// 97 for L24. 127 because PulseAudio's `module-rtp-recv` (GStreamer backend, 16.1) plays an
-    /// L16 stream only under the type it derives from the format (10, 11, else 127), whatever
-    /// the announcement says: anything else it drops ("No clock-rate in caps!"). L24 keeps 97:
-    /// PulseAudio refuses its announcement, where 127 would have it play L24 as noise.
+    /// The RTP payload type this sink sends: the configured one, else the usual one for its
+    /// format ([`rtp::usual_payload_type`]).
     pub fn rtp_payload_type(&self) -> u8 {
-        let usual = match (self.bit_depth, self.sample_rate, self.channels) {
-            (16, 44_100, 2) => 10,
-            (16, 44_100, 1) => 11,
-            (24, _, _) => 97,
-            _ => 127,
-        };
-        self.payload_type.unwrap_or(usual)
+        self.payload_type.unwrap_or_else(|| {
+            rtp::usual_payload_type(self.bit_depth, self.sample_rate, self.channels)
+        })
     }
 
     /// The wire encoding: Scream and TCP are little-endian, RTP big-endian (L16/L24).

@@ -79,15 +79,10 @@ fn plays_a_scream_tone_on_pulseaudio_resumes_after_the_sender_restarts_and_stops
     assert!(quiet.iter().all(|s| s.abs() < 0.01), "the pause is silent");
 
     // A sink the server does not have: refused, said, non-zero exit.
-    let mut refused = receiver(
+    let (status, text) = run_to_exit(receiver(
         &session.pulse.server(),
         &["-u", "-p", &free_udp_port().to_string(), "-s", "nosuchsink"],
-    );
-    let lines = lines_of(&mut refused);
-    let status = wait_exit(&mut refused, Duration::from_secs(5));
-    std::thread::sleep(Duration::from_millis(100));
-    let text = lines.lock().unwrap().join("\n");
-    eprintln!("{text}");
+    ));
     assert_eq!(status.code(), Some(1));
     assert!(
         text.contains("cannot play on PulseAudio") && text.contains("sink nosuchsink"),
@@ -152,12 +147,10 @@ fn plays_rtp_l16_from_ffmpeg_on_pulseaudio() {
 fn without_a_pulseaudio_server_it_says_so_and_exits_non_zero() {
     let dir = std::env::temp_dir().join(format!("trib-no-pa-{}", std::process::id()));
     let server = format!("unix:{}", dir.join("native").display());
-    let mut rx = receiver(&server, &["-u", "-p", &free_udp_port().to_string()]);
-    let lines = lines_of(&mut rx);
-    let status = wait_exit(&mut rx, Duration::from_secs(5));
-    std::thread::sleep(Duration::from_millis(100));
-    let text = lines.lock().unwrap().join("\n");
-    eprintln!("{text}");
+    let (status, text) = run_to_exit(receiver(
+        &server,
+        &["-u", "-p", &free_udp_port().to_string()],
+    ));
     assert_eq!(status.code(), Some(1), "{text}");
     assert!(
         text.contains(&format!("cannot play on PulseAudio ({server})"))

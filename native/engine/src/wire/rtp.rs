@@ -98,6 +98,21 @@ pub fn write_header(
     out[8..12].copy_from_slice(&ssrc.to_be_bytes());
 }
 
+/// The payload type Tributary sends for PCM of this depth, rate and channels: the static type
+/// where RFC 3551 has one (10: L16 44.1 kHz stereo, 11: mono), else 127 for L16 and 97 for L24.
+/// 127 because PulseAudio's `module-rtp-recv` (GStreamer backend, 16.1) plays an L16 stream only
+/// under the type it derives from the format (10, 11, else 127), whatever the announcement says:
+/// anything else it drops ("No clock-rate in caps!"). L24 keeps 97: PulseAudio refuses its
+/// announcement, where 127 would have it play L24 as noise. RTP sinks and `tributary send` use it.
+pub fn usual_payload_type(bit_depth: u8, sample_rate: u32, channels: u8) -> u8 {
+    match (bit_depth, sample_rate, channels) {
+        (16, 44_100, 2) => 10,
+        (16, 44_100, 1) => 11,
+        (24, _, _) => 97,
+        _ => 127,
+    }
+}
+
 /// The PCM layout of an RTP stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RtpFormat {

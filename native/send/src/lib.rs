@@ -1,0 +1,12 @@
+//! `tributary send`: a Linux (and Raspberry Pi) sender. A PulseAudio/PipeWire source (a sink's
+//! monitor, a line-in) is captured and sent to the Tributary server as RTP (L16) or Scream, one
+//! packet each time the source has produced one.
+//!
+//! By stage: [`options`] (the command line), [`packetiser`] (PCM to datagrams, pure),
+//! [`pacer`] (when each packet leaves), [`capture`] (the PulseAudio record stream), [`run`] (all of it from start to stop).
+
+pub mod capture;
+pub mod options;
+pub mod pacer;
+pub mod packetiser;
+pub mod run;
