@@ -34,6 +34,8 @@ export const SOUND_SERVERS = [
   'native/receive pulse_playback',
   'native/engine pipewire',
   'native/receive multicast',
+  'native/send send_pulse',
+  'native/send send_engine',
 ];
 
 /**
