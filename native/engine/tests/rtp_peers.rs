@@ -309,6 +309,7 @@ fn rtp_packets_are_frame_aligned_at_most_1152_bytes_with_sender_reports() {
     let mut engine = engine();
     let out_port = free_udp_port();
     let rx = UdpSocket::bind((LOCAL, out_port)).unwrap();
+    roomy(&rx);
     let rtcp = UdpSocket::bind((LOCAL, out_port + 1)).unwrap();
     let mut s = sink("rtp-out", out_port, SinkProtocol::Rtp, 48_000, 24, vec![]);
     s.channels = 6;

@@ -54,8 +54,33 @@ pub fn play(engine: &mut Engine, sinks: Vec<SinkSpec>) -> SocketAddr {
 /// A socket on 127.0.0.1 (ephemeral port) to receive what a sink sends, and its port.
 pub fn receiver() -> (UdpSocket, u16) {
     let socket = UdpSocket::bind((LOCAL, 0)).unwrap();
+    roomy(&socket);
     let port = socket.local_addr().unwrap().port();
     (socket, port)
+}
+
+/// Gives a test's receiving socket 8 MiB of kernel buffer (SO_RCVBUFFORCE as root, else as much
+/// as SO_RCVBUF allows): a test thread descheduled for a few hundred milliseconds on a loaded
+/// machine must not lose what the engine sent (5.1 channels of 24-bit audio fill the default
+/// 208 KiB in a quarter of a second), or the test blames the engine for its own drops.
+pub fn roomy(socket: &UdpSocket) {
+    use std::os::fd::AsRawFd;
+    let size: libc::c_int = 8 << 20;
+    for option in [libc::SO_RCVBUFFORCE, libc::SO_RCVBUF] {
+        // SAFETY: a valid socket and a c_int option value of the size given.
+        let r = unsafe {
+            libc::setsockopt(
+                socket.as_raw_fd(),
+                libc::SOL_SOCKET,
+                option,
+                (&size as *const libc::c_int).cast(),
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            )
+        };
+        if r == 0 {
+            return;
+        }
+    }
 }
 
 pub fn path(id: &str, ip: Option<IpAddr>, rtp: Option<RtpSourceSpec>) -> PathSpec {
