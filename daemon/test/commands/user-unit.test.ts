@@ -244,3 +244,23 @@ test("--help is the program's help, then the unit options", async () => {
     assert.match(sent.stdout, /--uninstall-unit +remove that unit/);
   });
 });
+
+test('the unit shown on the Linux receiver page is the one written', async () => {
+  await inHome(async (home) => {
+    const program = join(home.dir, 'tributary-receive');
+    writeFileSync(program, '#!/bin/sh\n');
+    chmodSync(program, 0o755);
+    process.env.TRIBUTARY_RECEIVE_BIN = program;
+    const printed = await runCommand(receive, ['--print-unit', '-u', '-p', '4010', '-t', '60']);
+    assert.equal(printed.status, 0, printed.stderr);
+    const page = readFileSync(
+      new URL('../../../content/docs/linux-receiver.mdx', import.meta.url),
+      'utf8',
+    );
+    const shown = /```ini\n(# Written by `tributary receive[\s\S]*?)```/.exec(page)?.[1];
+    assert.equal(
+      shown,
+      printed.stdout.replace(program, '/home/pi/tributary/target/release/tributary-receive'),
+    );
+  });
+});
