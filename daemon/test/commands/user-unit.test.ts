@@ -102,6 +102,7 @@ test('receive --install-unit writes the unit with the options exactly as given',
     );
     assert.match(res.stdout, /\n {2}sudo loginctl enable-linger \S+\n/);
     assert.match(res.stdout, /journalctl --user -u tributary-receive\.service -f/);
+    assert.doesNotMatch(res.stdout, /debug build/);
     verify(home, path);
 
     // Again with other options: the same file, replaced whole, and a restart to apply it.
@@ -261,6 +262,23 @@ test('the unit shown on the Linux receiver page is the one written', async () =>
     assert.equal(
       shown,
       printed.stdout.replace(program, '/home/pi/tributary/target/release/tributary-receive'),
+    );
+  });
+});
+
+test('a unit that would run a debug build says so', async () => {
+  await inHome(async (home) => {
+    const debug = join(home.dir, 'tributary', 'target', 'debug');
+    mkdirSync(debug, { recursive: true });
+    const program = join(debug, 'tributary-send');
+    writeFileSync(program, '#!/bin/sh\n');
+    chmodSync(program, 0o755);
+    process.env.TRIBUTARY_SEND_BIN = program;
+    const res = await runCommand(send, ['--install-unit', '-h', '10.0.0.2']);
+    assert.equal(res.status, 0, res.stderr);
+    assert.match(
+      res.stdout,
+      /That is a debug build: build the release one \(cargo build --release -p tributary-send\)\nand run this again/,
     );
   });
 });

@@ -136,6 +136,12 @@ function install(
     before === undefined
       ? `  systemctl --user daemon-reload && systemctl --user enable --now ${service}`
       : `  systemctl --user daemon-reload && systemctl --user restart ${service}`,
+    ...(found.includes('/target/debug/')
+      ? [
+          `That is a debug build: build the release one (cargo build --release -p ${unit.program.binary})`,
+          'and run this again, so the unit runs it.',
+        ]
+      : []),
     `Its log: journalctl --user -u ${service} -f`,
     'On a machine nobody logs in to (a headless Raspberry Pi), let it start at boot:',
     `  sudo loginctl enable-linger ${user}`,
