@@ -22,6 +22,10 @@ export const builtFeatures: readonly BuiltFeature[] = [
   { name: 'tributary render', terms: /\btributary render\b/i },
   { name: 'tributary receive (PulseAudio/PipeWire)', terms: /\btributary receive\b/i },
   { name: 'tributary send (PulseAudio/PipeWire)', terms: /\btributary send\b/i },
+  {
+    name: 'the user units of tributary receive and send (--install-unit)',
+    terms: /--install-unit\b|\buser units?\b/i,
+  },
   { name: 'the play-URL plugins', terms: /\bplayurl(multiple)?\b|\bplay (a )?URLs?\b/i },
   { name: 'the test tone plugin', terms: /\btone plugin\b/i },
 ];

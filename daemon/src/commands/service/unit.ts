@@ -1,17 +1,14 @@
 // The unit `tributary service install` writes for a checkout: the repository's unit
 // (daemon/systemd/tributary.service, which the Debian package ships as it is) with ExecStart=
 // naming this Node.js and this checkout's launcher instead of the package's /usr/bin/tributary.
+import { execWord } from '../user-unit/exec-line.js';
 import { inHomes, WRITTEN_MARK } from './layout.js';
 
 /** ExecStart= of the shipped unit: the Debian package's command. */
 export const PACKAGED_EXEC = 'ExecStart=/usr/bin/tributary serve';
 
 /** One word of a systemd command line: specifiers (%) and variables ($) doubled, quoted if needed. */
-export function systemdWord(word: string): string {
-  const escaped = word.replaceAll('%', '%%').replaceAll('$', '$$$$');
-  if (/^[A-Za-z0-9/._+@:,=-]+$/.test(escaped)) return escaped;
-  return `"${escaped.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
-}
+export const systemdWord = execWord;
 
 export interface UnitProgram {
   /** The Node.js to run (absolute). */
