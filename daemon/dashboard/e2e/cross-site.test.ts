@@ -21,13 +21,50 @@ import { type Running, ready, start } from './harness/dashboard';
  * loopback no other test uses. */
 const COMMAND_HOST = `127.${1 + Math.floor(Math.random() * 200)}.${Math.floor(Math.random() * 250)}.${2 + Math.floor(Math.random() * 250)}`;
 
-async function commandReceiver(): Promise<{ socket: UdpSocket; received: string[] }> {
+/** A datagram the daemon never sends, marking the end of what came before it. */
+const MARKER = 'marker: everything before me has arrived';
+
+interface CommandReceiver {
+  socket: UdpSocket;
+  /** The media commands received (the marker left out). */
+  received: string[];
+  /**
+   * Resolves once every command the daemon sent so far is in `received`, the witness that the
+   * page's refused requests sent none (instead of a fixed sleep): the daemon answers a media
+   * command only once its datagram is handed to the kernel, and the page's requests were all
+   * answered before it set `done`; a marker sent now to the same socket over loopback arrives
+   * after anything they sent. Fails after 5 s.
+   */
+  drained: () => Promise<void>;
+}
+
+async function commandReceiver(): Promise<CommandReceiver> {
   const socket = createSocket('udp4');
   const received: string[] = [];
-  socket.on('message', (m) => received.push(m.toString('latin1')));
+  let marked: (() => void) | undefined;
+  socket.on('message', (m) => {
+    const text = m.toString('latin1');
+    if (text === MARKER) marked?.();
+    else received.push(text);
+  });
   socket.bind(9999, COMMAND_HOST);
   await once(socket, 'listening');
-  return { socket, received };
+  const drained = async () => {
+    const arrived = new Promise<void>((resolve, reject) => {
+      const late = setTimeout(() => reject(new Error('the marker did not arrive in 5 s')), 5000);
+      marked = () => {
+        clearTimeout(late);
+        resolve();
+      };
+    });
+    const sender = createSocket('udp4');
+    await new Promise<void>((resolve, reject) =>
+      sender.send(MARKER, 9999, COMMAND_HOST, (err) => (err ? reject(err) : resolve())),
+    );
+    sender.close();
+    await arrived;
+  };
+  return { socket, received, drained };
 }
 
 /** The attacks, run by the page of another site against `api` (the daemon's origin). */
@@ -125,12 +162,12 @@ async function seed(run: Running) {
 /** The page's attacks changed nothing, sent no command, read nothing from any socket. */
 async function assertNothingHappened(
   run: Running,
-  commands: string[],
+  receiver: Pick<CommandReceiver, 'received' | 'drained'>,
   results: Awaited<ReturnType<typeof runAttack>>,
   revision: number,
 ) {
-  await new Promise((r) => setTimeout(r, 300));
-  assert.deepEqual(commands, [], 'no media command was sent');
+  await receiver.drained();
+  assert.deepEqual(receiver.received, [], 'no media command was sent');
   const config = (await run.api('GET', '/api/config')).body as {
     revision: number;
     config: { sinks: { name: string; volume: number }[] };
@@ -151,7 +188,7 @@ async function assertNothingHappened(
 /** A daemon (engine off) with the entries of `seed`, the command receiver and the attack page
  * servers, all stopped after the suite that made it. */
 function scene() {
-  const made: { run?: Running; receiver?: Awaited<ReturnType<typeof commandReceiver>> } = {};
+  const made: { run?: Running; receiver?: CommandReceiver } = {};
   const servers: Server[] = [];
   after(async () => {
     for (const s of servers) s.close();
@@ -170,6 +207,7 @@ function scene() {
       return {
         run,
         commands: made.receiver.received,
+        drained: made.receiver.drained,
         revision: (config.body as { revision: number }).revision,
       };
     },
@@ -184,14 +222,14 @@ describe('pages of other sites in Chromium', () => {
     // DNS rebinding, as the browser sees it: evil.example resolves to the daemon.
     const started = await here.start({}, ['--host-resolver-rules=MAP evil.example 127.0.0.1']);
     run = started.run;
-    const { commands, revision } = started;
+    const { commands, drained, revision } = started;
     const evil = await attacker(attackPage(run.daemon.apiUrl), { host: '127.0.0.2' });
     here.servers.push(evil.server);
 
     const before = await refusals(run);
     const { page, context } = await run.open(evil.url);
     const results = await runAttack(page);
-    await assertNothingHappened(run, commands, results, revision);
+    await assertNothingHappened(run, { received: commands, drained }, results, revision);
     const after = await refusals(run);
     // 3 fetches, the form, the image, 4 sockets: each refused by the daemon (none unanswered).
     assert.ok(
@@ -218,10 +256,7 @@ describe('pages of other sites in Chromium', () => {
       assert.deepEqual(own.errors, [], base);
       await own.context.close();
     }
-    const deadline = Date.now() + 3000;
-    while (commands.length < 2 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await drained();
     assert.deepEqual(commands, ['P', 'P']);
   });
 
@@ -249,7 +284,7 @@ describe('with API_TOKEN, in Chromium', () => {
   const here = scene();
 
   test('a page of the same site (another port of the same address) carries the token cookie and is still refused', async () => {
-    const { run, commands, revision } = await here.start({ API_TOKEN: TOKEN });
+    const { run, commands, drained, revision } = await here.start({ API_TOKEN: TOKEN });
     // Served over HTTPS on 127.0.0.1 with the daemon's own (trusted) certificate: the same site
     // as the dashboard, so the SameSite=Strict cookie goes with its requests.
     const evil = await attacker(attackPage(run.daemon.apiUrl), {
@@ -277,7 +312,7 @@ describe('with API_TOKEN, in Chromium', () => {
     });
     await tab.goto(evil.url);
     const results = await runAttack(tab);
-    await assertNothingHappened(run, commands, results, revision);
+    await assertNothingHappened(run, { received: commands, drained }, results, revision);
     // The form post (whose headers Chromium reports in full) went with the token cookie: only
     // the Origin check refused it.
     const form = seen.find((s) => s.url.endsWith('/sources/Tone/nexttrack'));

@@ -53,6 +53,42 @@ function tone(tx: Socket, port: number) {
   };
 }
 
+/**
+ * The witness that a socket is sent nothing, instead of a fixed sleep: a second socket with the
+ * URL's meter subscription; `ticks(n)` resolves once it got n more messages, n ticks of the
+ * levels timer (every socket has its own, at LEVELS_PER_SECOND, started when it opened), in
+ * which a socket with a subscription would have been sent about n messages too.
+ */
+async function witness(t: TestContext, app: Awaited<ReturnType<typeof build>>) {
+  let got = 0;
+  const ws = await app.injectWS(
+    '/ws/levels?detail=meter',
+    {},
+    {
+      onInit: (s) =>
+        s.on('message', () => {
+          got++;
+        }),
+    },
+  );
+  t.after(() => ws.terminate());
+  return async (n: number) => {
+    const from = got;
+    await until(`${n} messages on the witness socket`, () => got >= from + n);
+  };
+}
+
+/** Sends a message the socket refuses and waits for its refusal: every message sent before it
+ * has been handled, and every message the daemon sent before handling it has arrived. */
+async function handled(ws: { send: (m: string) => void }, messages: Message[]) {
+  const refusals = () => messages.filter((m) => m.type === 'error').length;
+  const before = refusals();
+  ws.send('{"type":"watch","id":"witness"}');
+  await until('the refusal of the witness message', () => refusals() > before);
+}
+
+const levelsIn = (messages: Message[]) => messages.filter((m) => m.type === 'levels').length;
+
 describe('/ws/levels subscriptions', () => {
   test('one socket carries the meters, the active source and the visualizer; unsubscribe drops one', async (t) => {
     const app = await build(t, { engine: local });
@@ -77,8 +113,9 @@ describe('/ws/levels subscriptions', () => {
       { onInit: (s) => s.on('message', (d) => messages.push(JSON.parse(d.toString()))) },
     );
     t.after(() => ws.terminate());
-    // No subscription yet: nothing is sent.
-    await sleep(200);
+    const ticks = await witness(t, app);
+    // No subscription yet: nothing is sent, for as long as another socket was sent 3 messages.
+    await ticks(3);
     assert.deepEqual(messages, []);
 
     const stats = (await app.inject('/api/stats')).json();
@@ -119,10 +156,10 @@ describe('/ws/levels subscriptions', () => {
       return m?.sources.length === 0 && m.sinks.length === 2 && den()?.spectrum === undefined;
     });
     send({ type: 'unsubscribe', id: 'meters' });
-    await sleep(100);
-    const quiet = messages.length;
-    await sleep(300);
-    assert.equal(messages.length, quiet, 'no subscription, no messages');
+    await handled(ws, messages);
+    const quiet = levelsIn(messages);
+    await ticks(3);
+    assert.equal(levelsIn(messages), quiet, 'no subscription, no messages');
   });
 
   test('a message it cannot act on is refused with the field and the rule; the URL query is subscription "url"', async (t) => {
@@ -168,14 +205,15 @@ describe('/ws/levels subscriptions', () => {
     assert.equal(last.type === 'levels' && last.sinks[0]!.spectrum, undefined);
     // The URL's subscription ends like any other.
     ws.send('{"type":"unsubscribe","id":"url"}');
-    await sleep(150);
-    const quiet = messages.length;
-    await sleep(300);
-    assert.equal(messages.length, quiet);
+    await handled(ws, messages);
+    const quiet = levelsIn(messages);
+    await (await witness(t, app))(3);
+    assert.equal(levelsIn(messages), quiet);
     // Too many subscriptions: the 33rd is refused.
     for (let i = 0; i < 33; i++)
       ws.send(JSON.stringify({ type: 'subscribe', id: `s${i}`, detail: 'meter' }));
-    await until('the refusal of the 33rd', () => refusals().length === 6);
+    // (the sixth refusal was the witness message's)
+    await until('the refusal of the 33rd', () => refusals().length === 7);
     assert.equal(
       refusals().at(-1)!.type === 'error' && refusals().at(-1)!.details[0]!.keyword,
       'maxSubscriptions',

@@ -38,6 +38,8 @@ interface Built {
   readonly routes: RouteOptions[];
   /** Media command datagrams received (the sources' vnc_ip is 127.0.0.1). */
   readonly datagrams: string[];
+  /** Resolves once every media command sent so far is in `datagrams` (see `drained`). */
+  readonly drained: () => Promise<void>;
   readonly logs: string[];
 }
 
@@ -49,7 +51,13 @@ async function built(t: TestContext, options: Partial<AppOptions> = {}): Promise
   await once(receiver, 'listening');
   t.after(() => receiver.close());
   const datagrams: string[] = [];
-  receiver.on('message', (m) => datagrams.push(m.toString('latin1')));
+  let marked: (() => void) | undefined;
+  receiver.on('message', (m) => {
+    const text = m.toString('latin1');
+    if (text === MARKER) marked?.();
+    else datagrams.push(text);
+  });
+  const drained = () => drain(receiver.address().port, (arrived) => (marked = arrived));
   const logs: string[] = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {
@@ -81,7 +89,7 @@ async function built(t: TestContext, options: Partial<AppOptions> = {}): Promise
     const res = await fastify.inject({ method: 'POST', url, payload, headers: auth });
     assert.equal(res.statusCode, 201, res.body);
   }
-  return { fastify, routes, datagrams, logs };
+  return { fastify, routes, datagrams, drained, logs };
 }
 
 /** A route's URL with its parameters filled in with the entries `built` made. */
@@ -114,8 +122,33 @@ function methodsOf(route: RouteOptions): string[] {
 const isWebSocket = (route: RouteOptions) =>
   (route as { wsHandler?: unknown }).wsHandler !== undefined;
 
-async function settle(ms = 100) {
-  await new Promise((r) => setTimeout(r, ms));
+/** A datagram no route sends, marking the end of what came before it. */
+const MARKER = 'marker: everything before me has arrived';
+
+/**
+ * The witness that a refused request sent no media command, instead of a fixed sleep: the
+ * routes answer only once their datagram is handed to the kernel (`await sendMediaCommand`),
+ * so a command a request sent went out before its answer; a marker sent after the answers, to
+ * the same receiver over loopback, arrives after it. Resolves when the marker has arrived
+ * (`onArrival` is called with the resolver); fails after 5 s.
+ */
+async function drain(port: number, onArrival: (arrived: () => void) => void): Promise<void> {
+  const arrived = new Promise<void>((resolve, reject) => {
+    const late = setTimeout(
+      () => reject(new Error('the marker datagram did not arrive in 5 s')),
+      5000,
+    );
+    onArrival(() => {
+      clearTimeout(late);
+      resolve();
+    });
+  });
+  const sender = createSocket('udp4');
+  await new Promise<void>((resolve, reject) =>
+    sender.send(MARKER, port, '127.0.0.1', (err) => (err ? reject(err) : resolve())),
+  );
+  sender.close();
+  await arrived;
 }
 
 describe('requests from another site', () => {
@@ -141,13 +174,13 @@ describe('requests from another site', () => {
           'programs, which send no Origin (or Sec-Fetch-Site: none)',
       );
     }
-    await settle();
+    await b.drained();
     assert.deepEqual(b.datagrams, [], 'no media command was sent');
     for (const headers of [{}, { 'sec-fetch-site': 'none' }]) {
       const res = await b.fastify.inject({ method: 'POST', url: '/sources/S/play', headers });
       assert.equal(res.statusCode, 200, res.body);
     }
-    await settle();
+    await b.drained();
     assert.deepEqual(b.datagrams, ['P', 'P']);
   });
 
@@ -186,7 +219,7 @@ describe('requests from another site', () => {
         }
       }
     }
-    await settle();
+    await b.drained();
     assert.deepEqual(await state(b), before, 'nothing changed');
     assert.deepEqual(b.datagrams, []);
     const stats = (await b.fastify.inject('/api/stats')).json();
@@ -228,7 +261,7 @@ describe('requests from another site', () => {
         }
       }
     }
-    await settle();
+    await b.drained();
     assert.deepEqual(await state(b), before, 'nothing changed');
     assert.deepEqual(b.datagrams, []);
     // The walk would have seen a change: the same setters from a script make them (playing a
@@ -237,7 +270,7 @@ describe('requests from another site', () => {
       const res = await b.fastify.inject(concrete(url));
       assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
     }
-    await settle();
+    await b.drained();
     assert.notDeepEqual((await state(b)).config, before.config);
     assert.deepEqual(b.datagrams.sort(), ['P', 'n', 'p']);
   });

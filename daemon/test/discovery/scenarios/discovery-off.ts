@@ -31,18 +31,24 @@ export default () =>
   withLab(async (lab) => {
     // Control: with DISCOVERY=on the same reading finds both ports.
     const on = await lab.daemon(config, { ENGINE: 'off' });
+    const onListening = performance.now();
     const onPorts = await waitFor(
       'the discovery sockets of DISCOVERY=on',
       () => (discoveryPorts(on.child.pid!).length === 2 ? discoveryPorts(on.child.pid!) : false),
       10_000,
       () => on.output(),
     );
+    // How long after the API listens the sockets appear when discovery is on (waitFor polls
+    // every 50 ms): the DISCOVERY=off daemon is watched 5x as long (at least 1.5 s) for them,
+    // after it listens and after each change, as no later event would tell they are not coming.
+    const controlBindMs = Math.round(performance.now() - onListening);
+    const watchMs = Math.max(1500, 5 * controlBindMs);
     await on.stop('SIGTERM');
 
     const off = await lab.daemon(config, { ENGINE: 'off', DISCOVERY: 'off' });
     const pid = off.child.pid!;
-    // The API listens (the daemon printed its URLs): mDNS has been told the port by now.
-    await sleep(1500);
+    // The API listens (the daemon printed its URLs): mDNS is told the port now.
+    await sleep(watchMs);
     const afterListen = discoveryPorts(pid);
     const status = await get<DiscoveryStatus>(off, '/api/discovery');
 
@@ -54,7 +60,7 @@ export default () =>
     assert.equal(put.status, 200, JSON.stringify(put.body));
     const sink = await off.call('PUT', '/sinks/Garden', { volume: 0.5 });
     assert.equal(sink.status, 200, JSON.stringify(sink.body));
-    await sleep(1500);
+    await sleep(watchMs);
     const afterChange = discoveryPorts(pid);
     const statusAfter = await get<DiscoveryStatus>(off, '/api/discovery');
     const stats = await get<{ discovery: { sap: { state: string }; mdns: { state: string } } }>(
@@ -63,6 +69,8 @@ export default () =>
     );
     return {
       control_on_ports: onPorts,
+      control_bind_ms: controlBindMs,
+      watch_ms: watchMs,
       all_udp_ports_off: udpPortsOf(pid),
       ports_after_listen: afterListen,
       ports_after_change: afterChange,

@@ -10,6 +10,9 @@ import { decodeSap } from '../../../src/services/discovery/sap-packet.js';
 import { get, waitFor, withLab } from './lab.js';
 import { ffmpegToneSender } from './sap-peers.js';
 
+/** How long the source is watched after the refusals (see its use). */
+const FOREIGN_WAIT_MS = 1500;
+
 const config = `
 sap:
   listener:
@@ -92,13 +95,18 @@ export default () =>
     const sameAddress = await socketOn(original.from.address);
     lab.atEnd(() => sameAddress.close());
     await send(sameAddress, asDeletion(original.packet, '10.77.0.99'));
+    // The witness that both were handled: both refusals counted (the listener decides, and
+    // removes a stream it accepts a deletion for, in the same call). The stream list is read
+    // after that decision; its source is removed from the configuration after the stream, so
+    // that is read after FOREIGN_WAIT_MS, which the test holds to 3x the time ffmpeg's own
+    // deletion takes to remove the source (measured below, the same path).
     await waitFor(
-      'both deletions to be read',
-      async () => (await status()).sap.deletions >= 2 || undefined,
+      'both deletions to be refused',
+      async () => ((await status()).sap.deletions_refused ?? 0) >= 2 || undefined,
       5000,
     );
-    await sleep(1000);
     const afterForeign = await status();
+    await sleep(FOREIGN_WAIT_MS);
     const sourcesAfterForeign = await added();
 
     // 3. ffmpeg stops (SIGTERM): its own deletion removes the stream and its source.
@@ -121,5 +129,6 @@ export default () =>
       deletions_refused: afterForeign.sap.deletions_refused ?? null,
       refusals_logged: (daemon.output().match(/SAP: refused a deletion/g) ?? []).length,
       own_deletion_ms: Math.round(ownDeletionMs),
+      foreign_wait_ms: FOREIGN_WAIT_MS,
     };
   });
