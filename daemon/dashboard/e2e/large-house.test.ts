@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { Socket } from 'node:dgram';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { receivers } from './harness/audio';
+import { receivers, sendScream } from './harness/audio';
 import { axe } from './harness/axe';
 import { config, eventually, type Running, ready, start } from './harness/dashboard';
 import { HOUSE, populate } from './harness/house';
@@ -72,6 +72,50 @@ describe('route lines with 64 routes', () => {
     await eventually(async () => (await drawn(page)).focus, sink.id);
     assert.deepEqual((await drawn(page)).full, sink.ids, "Room 3's four routes in full");
     assert.equal(sink.ids.length, 4);
+    assert.deepEqual(errors, []);
+  });
+});
+
+describe('route lines: the cost of a frame (npm run bench -- dashboard)', () => {
+  test('painted by a worker, and not redrawn for stats that change no route state', async () => {
+    // Source 1 plays: its routes' counters move with every stats message, their state stays.
+    const engine = (await run.api('GET', '/api/stats')).body as {
+      engine: { ports: { scream: number[] } };
+    };
+    const stop = await sendScream(engine.engine.ports.scream[0]!, ['127.0.1.1']);
+    after(stop);
+    const { page, errors } = await run.open('about:blank', { width: 1440, height: 900 });
+    let stats = 0;
+    page.on('websocket', (ws) => {
+      if (ws.url().endsWith('/ws/stats')) ws.on('framereceived', () => stats++);
+    });
+    await page.goto('/');
+    await ready(page);
+    await page.waitForFunction(
+      () => Number(document.querySelector('canvas.route-lines')?.getAttribute('data-lines')) > 0,
+    );
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('.card-route .chip')).some((c) =>
+        c.textContent?.startsWith('playing'),
+      ),
+    );
+    assert.ok(
+      page.workers().some((w) => w.url().includes('lines-worker')),
+      'the canvas went to the lines worker',
+    );
+    const draws = () =>
+      page.locator('canvas.route-lines').evaluate((c: HTMLElement) => Number(c.dataset.draws));
+    // Settled: no draw for a second (the first stats, levels and fonts have arrived).
+    let last = await draws();
+    for (let quiet = Date.now(); Date.now() - quiet < 1000; ) {
+      await page.waitForTimeout(200);
+      const now = await draws();
+      if (now !== last) [last, quiet] = [now, Date.now()];
+    }
+    // Every route keeps its state while /ws/stats sends its messages (1 a second).
+    const from = stats;
+    while (stats < from + 3) await page.waitForTimeout(100);
+    assert.equal(await draws(), last, `no redraw over ${stats - from} stats messages`);
     assert.deepEqual(errors, []);
   });
 });
