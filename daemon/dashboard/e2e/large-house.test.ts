@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { receivers, sendScream } from './harness/audio';
 import { axe } from './harness/axe';
-import { config, eventually, type Running, ready, start } from './harness/dashboard';
+import { config, eventually, openDetails, type Running, ready, start } from './harness/dashboard';
 import { HOUSE, populate } from './harness/house';
 
 let run: Running;
@@ -77,7 +77,7 @@ describe('route lines with 64 routes', () => {
 });
 
 describe('route lines: the cost of a frame (npm run bench -- dashboard)', () => {
-  test('painted by a worker, and not redrawn for stats that change no route state', async () => {
+  test('lines painted by a worker; stats that change no route state redraw no line and no closed Details', async () => {
     // Source 1 plays: its routes' counters move with every stats message, their state stays.
     const engine = (await run.api('GET', '/api/stats')).body as {
       engine: { ports: { scream: number[] } };
@@ -112,10 +112,46 @@ describe('route lines: the cost of a frame (npm run bench -- dashboard)', () => 
       const now = await draws();
       if (now !== last) [last, quiet] = [now, Date.now()];
     }
-    // Every route keeps its state while /ws/stats sends its messages (1 a second).
+    // Every route keeps its state while /ws/stats sends its messages (1 a second); the cards'
+    // counters (in their closed Details) are not rendered meanwhile either.
+    await page.evaluate(() => {
+      const w = window as unknown as { closedDetailsChanges: number };
+      w.closedDetailsChanges = 0;
+      new MutationObserver((records) => {
+        for (const r of records) {
+          const at = r.target instanceof Element ? r.target : r.target.parentElement;
+          if (at?.closest('.card-details[hidden]')) w.closedDetailsChanges++;
+        }
+      }).observe(document.querySelector('.columns')!, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
+    });
     const from = stats;
     while (stats < from + 3) await page.waitForTimeout(100);
     assert.equal(await draws(), last, `no redraw over ${stats - from} stats messages`);
+    assert.equal(
+      await page.evaluate(
+        () => (window as unknown as { closedDetailsChanges: number }).closedDetailsChanges,
+      ),
+      0,
+      'closed Details are not rendered again',
+    );
+    // Opened, Source 1's Details show its counters, moving with the stats.
+    await openDetails(page, 'Source 1');
+    const counters = page
+      .getByRole('article', { name: 'Source 1', exact: true })
+      .locator('.card-stats');
+    await counters.waitFor();
+    const shown = await counters.textContent();
+    await page.waitForFunction(
+      (text) =>
+        Array.from(document.querySelectorAll('.card-stats')).some(
+          (p) => p.textContent && p.textContent !== text,
+        ),
+      shown,
+    );
     assert.deepEqual(errors, []);
   });
 });
