@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import type { Socket } from 'node:dgram';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { receivers } from './harness/audio';
+import { receivers, sendScream } from './harness/audio';
 import { axe } from './harness/axe';
-import { config, eventually, type Running, ready, start } from './harness/dashboard';
+import { config, eventually, openDetails, type Running, ready, start } from './harness/dashboard';
 import { HOUSE, populate } from './harness/house';
 
 let run: Running;
@@ -72,6 +72,86 @@ describe('route lines with 64 routes', () => {
     await eventually(async () => (await drawn(page)).focus, sink.id);
     assert.deepEqual((await drawn(page)).full, sink.ids, "Room 3's four routes in full");
     assert.equal(sink.ids.length, 4);
+    assert.deepEqual(errors, []);
+  });
+});
+
+describe('route lines: the cost of a frame (npm run bench -- dashboard)', () => {
+  test('lines painted by a worker; stats that change no route state redraw no line and no closed Details', async () => {
+    // Source 1 plays: its routes' counters move with every stats message, their state stays.
+    const engine = (await run.api('GET', '/api/stats')).body as {
+      engine: { ports: { scream: number[] } };
+    };
+    const stop = await sendScream(engine.engine.ports.scream[0]!, ['127.0.1.1']);
+    after(stop);
+    const { page, errors } = await run.open('about:blank', { width: 1440, height: 900 });
+    let stats = 0;
+    page.on('websocket', (ws) => {
+      if (ws.url().endsWith('/ws/stats')) ws.on('framereceived', () => stats++);
+    });
+    await page.goto('/');
+    await ready(page);
+    await page.waitForFunction(
+      () => Number(document.querySelector('canvas.route-lines')?.getAttribute('data-lines')) > 0,
+    );
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('.card-route .chip')).some((c) =>
+        c.textContent?.startsWith('playing'),
+      ),
+    );
+    assert.ok(
+      page.workers().some((w) => w.url().includes('lines-worker')),
+      'the canvas went to the lines worker',
+    );
+    const draws = () =>
+      page.locator('canvas.route-lines').evaluate((c: HTMLElement) => Number(c.dataset.draws));
+    // Settled: no draw for a second (the first stats, levels and fonts have arrived).
+    let last = await draws();
+    for (let quiet = Date.now(); Date.now() - quiet < 1000; ) {
+      await page.waitForTimeout(200);
+      const now = await draws();
+      if (now !== last) [last, quiet] = [now, Date.now()];
+    }
+    // Every route keeps its state while /ws/stats sends its messages (1 a second); the cards'
+    // counters (in their closed Details) are not rendered meanwhile either.
+    await page.evaluate(() => {
+      const w = window as unknown as { closedDetailsChanges: number };
+      w.closedDetailsChanges = 0;
+      new MutationObserver((records) => {
+        for (const r of records) {
+          const at = r.target instanceof Element ? r.target : r.target.parentElement;
+          if (at?.closest('.card-details[hidden]')) w.closedDetailsChanges++;
+        }
+      }).observe(document.querySelector('.columns')!, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
+    });
+    const from = stats;
+    while (stats < from + 3) await page.waitForTimeout(100);
+    assert.equal(await draws(), last, `no redraw over ${stats - from} stats messages`);
+    assert.equal(
+      await page.evaluate(
+        () => (window as unknown as { closedDetailsChanges: number }).closedDetailsChanges,
+      ),
+      0,
+      'closed Details are not rendered again',
+    );
+    // Opened, Source 1's Details show its counters, moving with the stats.
+    await openDetails(page, 'Source 1');
+    const counters = page
+      .getByRole('article', { name: 'Source 1', exact: true })
+      .locator('.card-stats');
+    await counters.waitFor();
+    const shown = await counters.textContent();
+    await page.waitForFunction(
+      (text) =>
+        Array.from(document.querySelectorAll('.card-stats')).some(
+          (p) => p.textContent && p.textContent !== text,
+        ),
+      shown,
+    );
     assert.deepEqual(errors, []);
   });
 });

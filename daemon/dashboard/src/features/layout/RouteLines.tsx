@@ -1,12 +1,14 @@
 // The connection view (desktop): for every route, a curve from the source card's right edge to
 // the route card and on to the sink card's left edge, coloured by state (playing, silent,
 // disabled dashed). Drawn on one canvas in one animation frame after a scroll, a resize, a card
-// change or a new state: no DOM per line, so scrolling 100 cards stays within a frame. A click
+// change or a new state: no DOM per line, so scrolling 100 cards stays within a frame; painted by
+// a worker (lines-worker.ts) where the browser can hand it the canvas. A click
 // on a line (in the gaps between the panels) selects its route; the line is a pointer shortcut,
 // the route card is the accessible control.
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLive } from '../../api/hooks';
 import { type Box, emphasisOf, lineGeometry, linesOf } from './line-geometry';
+import { type Picture, paint, type Stroke } from './line-paint';
 import { cardElement, onCardsChange, selectedRoute } from './registry';
 
 /** The other lines of a large house while one entity's are drawn in full. */
@@ -14,7 +16,58 @@ const FAINT_ALPHA = 0.15;
 
 interface Drawn {
   readonly id: string;
-  readonly path: Path2D;
+  /** Its path, for the pointer's hit test. */
+  readonly d: string;
+}
+
+/** Where the pointer's hit test strokes the lines (never shown). */
+let hitContext: CanvasRenderingContext2D | null = null;
+
+interface Painter {
+  readonly paint: (picture: Picture) => void;
+  readonly stop: () => void;
+  closing?: ReturnType<typeof setTimeout>;
+}
+
+/** Each canvas's painter: a worker holding the canvas where the browser can hand it over
+ * (OffscreenCanvas), else the page. A canvas is handed over once, so its painter outlives an
+ * effect that React runs twice (StrictMode) and stops only when no effect took it back. */
+const painters = new WeakMap<HTMLCanvasElement, Painter>();
+
+function painterOf(element: HTMLCanvasElement): Painter {
+  let painter = painters.get(element);
+  if (!painter) {
+    painter = newPainter(element);
+    painters.set(element, painter);
+  }
+  clearTimeout(painter.closing);
+  return painter;
+}
+
+function newPainter(element: HTMLCanvasElement): Painter {
+  if (typeof element.transferControlToOffscreen === 'function' && typeof Worker === 'function') {
+    try {
+      const worker = new Worker(new URL('./lines-worker.ts', import.meta.url), {
+        type: 'module',
+      });
+      const offscreen = element.transferControlToOffscreen();
+      worker.postMessage({ canvas: offscreen }, [offscreen]);
+      return { paint: (picture) => worker.postMessage(picture), stop: () => worker.terminate() };
+    } catch {
+      // No worker here: the page paints.
+    }
+  }
+  return { paint: (picture) => paint(element, picture), stop: () => {} };
+}
+
+function release(element: HTMLCanvasElement): void {
+  const painter = painters.get(element);
+  if (!painter) return;
+  clearTimeout(painter.closing);
+  painter.closing = setTimeout(() => {
+    painter.stop();
+    painters.delete(element);
+  });
 }
 
 export function RouteLines({ container }: { container: React.RefObject<HTMLElement | null> }) {
@@ -34,9 +87,8 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
     frame.current = 0;
     const box = container.current;
     const element = canvas.current;
-    const context = element?.getContext('2d');
-    if (!box || !element || !context) return;
-    // Read every position first (one layout per frame), then draw.
+    if (!box || !element) return;
+    // Read every position first (one layout per frame), then paint.
     const origin = box.getBoundingClientRect();
     const boxes = new Map<string, { card: Box; column: Box | undefined }>();
     const columns = new Map<Element, Box>();
@@ -57,16 +109,8 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
     };
     const style = getComputedStyle(element);
     const colour = (name: string) => style.getPropertyValue(name).trim();
-    const ratio = window.devicePixelRatio || 1;
-    const width = Math.round(origin.width * ratio);
-    const height = Math.round(origin.height * ratio);
-    if (element.width !== width || element.height !== height) {
-      element.width = width;
-      element.height = height;
-    }
-    context.setTransform(ratio, 0, 0, ratio, 0, 0);
-    context.clearRect(0, 0, origin.width, origin.height);
     const next: Drawn[] = [];
+    const strokes: Stroke[] = [];
     const full: string[] = [];
     const focus = hovered.current || pointed.current || focused.current || selected;
     // The focused entity's lines last, on top of the faint ones.
@@ -80,69 +124,82 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
       if (!from || !via || !to) continue;
       const geometry = lineGeometry(origin, from, via, to);
       if (geometry.hidden) continue;
-      const path = new Path2D(geometry.d);
-      next.push({ id: line.id, path });
+      next.push({ id: line.id, d: geometry.d });
       const picked = line.id === selected || line.id === hovered.current;
-      context.setLineDash(line.state === 'off' ? [5, 5] : []);
-      context.globalAlpha =
-        emphasis === 'faint'
-          ? FAINT_ALPHA
-          : emphasis === 'full' || line.state === 'playing' || line.state === 'problem'
-            ? 1
-            : line.state === 'off'
-              ? 0.45
-              : 0.55;
-      context.strokeStyle = colour(
-        line.state === 'playing'
-          ? '--accent'
-          : line.state === 'problem'
-            ? '--danger'
-            : '--text-muted',
-      );
-      context.lineWidth =
-        emphasis === 'faint'
-          ? 1.25
-          : picked
-            ? 4
-            : emphasis === 'full'
-              ? 3
-              : line.state === 'playing'
-                ? 2.5
-                : 1.5;
-      context.stroke(path);
+      strokes.push({
+        d: geometry.d,
+        dashed: line.state === 'off',
+        alpha:
+          emphasis === 'faint'
+            ? FAINT_ALPHA
+            : emphasis === 'full' || line.state === 'playing' || line.state === 'problem'
+              ? 1
+              : line.state === 'off'
+                ? 0.45
+                : 0.55,
+        colour: colour(
+          line.state === 'playing'
+            ? '--accent'
+            : line.state === 'problem'
+              ? '--danger'
+              : '--text-muted',
+        ),
+        width:
+          emphasis === 'faint'
+            ? 1.25
+            : picked
+              ? 4
+              : emphasis === 'full'
+                ? 3
+                : line.state === 'playing'
+                  ? 2.5
+                  : 1.5,
+      });
       if (emphasis === 'full') full.push(line.id);
     }
+    painterOf(element).paint({
+      width: origin.width,
+      height: origin.height,
+      ratio: window.devicePixelRatio || 1,
+      strokes,
+    });
     drawn.current = next;
-    // What was drawn, for the tests and the bench: how many lines, and which in full.
+    // What was drawn, for the tests and the bench: how many lines, which in full, how often.
     element.dataset.lines = String(next.length);
     element.dataset.focus = focus;
     element.dataset.full = full.join(' ');
+    element.dataset.draws = String(Number(element.dataset.draws ?? 0) + 1);
   };
   const latest = useRef(draw);
   latest.current = draw;
+  /** Draws in the next animation frame, once however many changes ask for it. */
+  const schedule = useRef(() => {
+    if (frame.current === 0) frame.current = requestAnimationFrame(() => latest.current());
+  }).current;
 
-  // Every render (new configuration or state) redraws; so do scrolls, resizes and card changes.
-  useLayoutEffect(draw);
+  // Every render (new configuration, state, selection or search) redraws; so do scrolls, resizes
+  // and card changes. In the frame that shows the change, once: drawing here at once cost a
+  // forced style and layout per render, on top of the scroll's redraw in the same frame.
+  useLayoutEffect(schedule);
   useEffect(() => {
     const box = container.current;
     const element = canvas.current;
     if (!box || !element) return;
-    const schedule = () => {
-      if (frame.current === 0) frame.current = requestAnimationFrame(() => latest.current());
-    };
     /** The line under the pointer, when the pointer is not on a card or a control. */
     const lineAt = (event: MouseEvent): string => {
       if ((event.target as Element).closest('.card, button, input, select, a, [role="menu"]'))
         return '';
-      const context = element.getContext('2d');
+      // A context of its own: the canvas may be painted by the worker.
+      hitContext ??= document.createElement('canvas').getContext('2d');
+      const context = hitContext;
       if (!context) return '';
       const origin = box.getBoundingClientRect();
       const x = event.clientX - origin.left;
       const y = event.clientY - origin.top;
-      context.setTransform(1, 0, 0, 1, 0, 0);
-      context.setLineDash([]);
       context.lineWidth = 12;
-      return drawn.current.findLast((d) => context.isPointInStroke(d.path, x, y))?.id ?? '';
+      return (
+        drawn.current.findLast((d) => context.isPointInStroke(new Path2D(d.d), x, y))?.id ?? ''
+      );
     };
     const click = (event: MouseEvent) => {
       const id = lineAt(event);
@@ -186,8 +243,9 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
       window.removeEventListener('resize', schedule);
       cancelAnimationFrame(frame.current);
       frame.current = 0;
+      release(element);
     };
-  }, [container]);
+  }, [container, schedule]);
 
   return <canvas ref={canvas} className="route-lines" />;
 }

@@ -74,7 +74,7 @@ export const SinkCard = memo(function SinkCard({
           </>
         }
       >
-        <SinkCounters id={sink.config_id} />
+        <SinkCounters id={sink.config_id} open={details.open} />
         <div className="card-listen">
           <StreamLink sink={sink} />
           <ListenButton sink={sink} onListening={setListening} />
@@ -90,9 +90,10 @@ function SinkChip({ id }: { id: string }) {
   return chip ? <Chip chip={chip} /> : null;
 }
 
-/** The counters, inside the details. */
-function SinkCounters({ id }: { id: string }) {
-  const activity = useLive((s) => s.activity.sinks.get(id));
+/** The counters, inside the details: read only while they are open, as they change with every
+ * stats message (30 a second re-rendered every card's, npm run bench -- dashboard). */
+function SinkCounters({ id, open }: { id: string; open: boolean }) {
+  const activity = useLive((s) => (open ? s.activity.sinks.get(id) : undefined));
   return activity?.stats ? (
     <p className="card-stats">{sinkCounters(activity.stats, activity.underrunsLastMinute)}</p>
   ) : null;
