@@ -88,8 +88,29 @@ describe('compact cards', () => {
     const { page, errors } = await run.open('/', { width: 1440, height: 900 });
     await ready(page);
     await page.getByRole('article', { name: 'Garage', exact: true }).waitFor();
-    // Live statistics and levels have arrived (chips and meters at their full size).
-    await page.waitForTimeout(2500);
+    // Measured only once the live data is shown (not after a fixed wait, which would pass falsely
+    // if it came later): every source and sink card has its state chip, the tone's sources and
+    // the sinks they play on say "playing", and Desk PC's meter shows the tone.
+    await page.waitForFunction(
+      ({ playing }) => {
+        const all = [...document.querySelectorAll('article.card:not(.card-route)')];
+        const name = (card: Element) =>
+          document.getElementById(card.getAttribute('aria-labelledby') ?? '')?.textContent?.trim();
+        const chip = (card: Element) => card.querySelector('.card-head .chip');
+        const desk = document.querySelector('[role="meter"][aria-label="Level of Desk PC"]');
+        return (
+          all.length === 18 &&
+          all.every((card) => chip(card)) &&
+          playing.every((n) => {
+            const card = all.find((c) => name(c) === n);
+            return card && chip(card)?.getAttribute('data-state') === 'playing';
+          }) &&
+          Number(desk?.getAttribute('data-peak')) > 0.05
+        );
+      },
+      { playing: ['Desk PC', 'TV', 'Computers', 'Office', 'Downstairs', 'Kitchen', 'Garage'] },
+      { timeout: 15_000 },
+    );
     const all = await cards(page);
     if (process.env.SHOT) await page.screenshot({ path: process.env.SHOT });
     assert.equal(all.length, 26, all.map((c) => c.name).join(', '));

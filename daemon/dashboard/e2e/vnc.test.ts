@@ -129,11 +129,20 @@ describe('vnc', () => {
         ],
         ['Alt+F4', ['press Alt_L', 'press F4/0x8', 'release F4/0x8', 'release Alt_L/0x8']],
       ];
+      // Not a fixed sleep before "nothing more came": after each button, a sentinel key through
+      // the same path (Space, or Left after the Space button); the X server gets it after
+      // anything the button sent, so once it has arrived, everything before it is the button's.
       for (const [button, events] of expected) {
+        const [sentinel, key] =
+          button === 'Play/Pause (Space)'
+            ? ['Previous (←)', 'Left']
+            : ['Play/Pause (Space)', 'space'];
         await page.getByRole('button', { name: button }).click();
-        await until(`${button} on the X server`, () => keys.events.length >= events.length);
-        await new Promise((r) => setTimeout(r, 100));
-        assert.deepEqual(seen(keys), events, button);
+        await page.getByRole('button', { name: sentinel }).click();
+        await until(`${button}, then ${sentinel}, on the X server`, () =>
+          seen(keys).includes(`release ${key}`),
+        );
+        assert.deepEqual(seen(keys), [...events, `press ${key}`, `release ${key}`], button);
         keys.events.length = 0;
       }
       // F11 is the viewer's own fullscreen: the page fills the screen, the remote gets no key.
