@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cargoMessages } from '../shared/cargo-artifacts.mjs';
+import { cargoMessages, testPrograms } from '../shared/cargo-artifacts.mjs';
 import { CARGO_TEST_ARGS } from './cargo-tests.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -70,26 +70,23 @@ export function unclassified(files, masked = MASKED['native/engine'], unmasked =
 }
 
 /**
- * From cargo's JSON messages: the test programs to run masked ({ crate, target, executable }) and
- * the DSP crate's `simd` example. `folder(manifestPath)` gives a crate's folder from the root.
+ * From cargo's JSON messages: the test programs to run masked ({ crate, target, executable }, as
+ * scripts/shared/cargo-artifacts.mjs names them) and the DSP crate's `simd` example. `root` is
+ * the folder crate folders are named from.
  */
-export function chooseTargets(messages, folder) {
-  const tests = [];
-  let example = null;
-  for (const m of messages) {
-    if (m.reason !== 'compiler-artifact' || !m.executable) continue;
-    const crate = folder(m.manifest_path);
-    const kind = m.target.kind[0];
-    if (kind === 'example' && crate === 'native/dsp' && m.target.name === 'simd') {
-      example = m.executable;
-      continue;
-    }
-    if (!m.profile.test) continue;
-    const wanted = MASKED[crate];
-    const name = kind === 'lib' ? 'lib' : m.target.name;
-    if (wanted === '*' || wanted?.includes(name))
-      tests.push({ crate, target: name, executable: m.executable });
-  }
+export function chooseTargets(messages, root) {
+  const tests = testPrograms(messages, root)
+    .filter(({ crate, target }) => MASKED[crate] === '*' || MASKED[crate]?.includes(target))
+    .map(({ crate, target, executable }) => ({ crate, target, executable }));
+  const example =
+    messages.find(
+      (m) =>
+        m.reason === 'compiler-artifact' &&
+        m.executable &&
+        m.target.kind[0] === 'example' &&
+        m.target.name === 'simd' &&
+        relative(root, dirname(m.manifest_path)) === 'native/dsp',
+    )?.executable ?? null;
   return { tests, example };
 }
 
@@ -120,10 +117,9 @@ function main() {
     );
     process.exit(1);
   }
-  const folder = (manifest) => relative(root, dirname(manifest));
   const { tests, example } = chooseTargets(
     cargoMessages([...CARGO_TEST_ARGS, '--no-run'], root),
-    folder,
+    root,
   );
   if (!example || !existsSync(example)) {
     console.error(
