@@ -8,22 +8,30 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The release build of the binding (LTO, codegen-units=1) measured on a fresh clone of this
- * repository on a 2-core machine that was also running other work: 22 minutes (issue 32; the
- * whole first `npm start` took 24 min 26 s to listening).
+ * A clean build of the binding with the `start` profile (no LTO, 16 codegen units), measured on a
+ * fresh clone on an idle 2-core machine: 109 s wall, 210 s of CPU (issue 32; the `release`
+ * profile's thin LTO in one codegen unit took 135 s). A first start on a busy machine took 22
+ * minutes with the old profile: the estimate scales with the cores, not with the load.
  */
-export const MEASURED = { minutes: 22, cores: 2 };
+export const MEASURED = { seconds: 109, cpuSeconds: 210, cores: 2 };
 /** The crates cargo compiles for the binding (`cargo tree -p tributary-napi -e normal,build`). */
 export const CRATES = 118;
+
+/** "about 2 minutes" for `cores` cores: the CPU time spread over them, never under the 2-core wall. */
+export function estimate(cores) {
+  const seconds = Math.max(MEASURED.cpuSeconds / Math.max(cores, 1), MEASURED.seconds / 2);
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  return minutes === 1 ? 'about a minute' : `about ${minutes} minutes`;
+}
 
 /** The notice, or null when a binding is already built in `napiDir`. */
 export function notice(napiDir, cores = availableParallelism(), terminal = false) {
   const built = readdirSync(napiDir).some((name) => name.endsWith('.node'));
   if (built) return null;
   return [
-    `First start: compiling Tributary's audio engine (Rust, release build with link-time`,
-    `optimisation, about ${CRATES} crates). This happens once: it took ${MEASURED.minutes} minutes on a`,
-    `busy ${MEASURED.cores}-core machine (this one has ${cores}); later starts reuse it.`,
+    `First start: compiling Tributary's audio engine (Rust, about ${CRATES} crates), once:`,
+    `${estimate(cores)} on this ${cores}-core machine if nothing else is running (${MEASURED.seconds} s on an`,
+    `idle ${MEASURED.cores}-core machine; other work makes it longer). Later starts reuse it.`,
     terminal
       ? `Cargo's progress bar below counts the crates.`
       : `Cargo prints a 'Compiling <crate>' line per crate, then the daemon and dashboard builds follow.`,

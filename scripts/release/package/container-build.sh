@@ -29,7 +29,7 @@ build)
 	if [ "${TRIBUTARY_PREBUILT_ADDON:-}" = 1 ]; then
 		echo "container-build: keeping the addon built here: $(ls native/napi/*.node)"
 	else
-		npm run build -w native/napi
+		npm run build:package -w native/napi
 	fi
 	npm run build -w @tributary/daemon -w daemon/dashboard
 	;;

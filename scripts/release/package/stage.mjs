@@ -6,7 +6,7 @@
 // tools, no second resolution). The Debian package (build-deb.mjs) installs it as
 // /usr/lib/tributary and the container image (container-build.sh) copies it in the same place.
 //
-// Usage: node scripts/release/package/stage.mjs DEST   (after npm run build -w native/napi
+// Usage: node scripts/release/package/stage.mjs DEST   (after npm run build:package -w native/napi
 //        -w @tributary/daemon -w daemon/dashboard)
 import { execFileSync } from 'node:child_process';
 import {
@@ -41,7 +41,7 @@ export function addonFile(arch = process.arch) {
 /** What must be built before staging, with the command that builds each. */
 export function missingBuilds(repo = repository, arch = process.arch) {
   const needs = [
-    [addonFile(arch), 'npm run build -w native/napi'],
+    [addonFile(arch), 'npm run build:package -w native/napi'],
     ['daemon/dist/cli.js', 'npm run build -w @tributary/daemon'],
     ['daemon/dashboard/dist/index.html', 'npm run build -w daemon/dashboard'],
   ];

@@ -150,8 +150,8 @@ test('the build steps work in a plain shell, and the image they make runs tribut
       `${excluded} left out`,
     );
   }
-  // The addon takes ~20 minutes of Rust here: the one built from this checkout goes in, and the
-  // step says it keeps it. Its build command is the build suite's (npm run build -w native/napi).
+  // The addon takes minutes of Rust here: the one built from this checkout goes in, and the
+  // step says it keeps it (the image builds it with npm run build:package -w native/napi).
   copyFileSync(join(repository, addonFile()), join(context, addonFile()));
   const shell = (...args) => {
     const res = spawnSync('sh', [join(context, script), ...args], {
