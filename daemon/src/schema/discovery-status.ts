@@ -179,6 +179,10 @@ const mdnsFields = {
       from_devices: count('Settings taken from devices.'),
       errors: count('Settings that could not be sent or applied.'),
       last_error: NullableString('The last of those.'),
+      not_sent: count(
+        'Changes not sent because the device advertises no settings API (no _http._tcp ' +
+          'service, as `tributary receive`): they stay in Tributary. Each change counts once.',
+      ),
     },
     { additionalProperties: false, description: 'Settings sync.' },
   ),

@@ -6,7 +6,6 @@ import { createSocket } from 'node:dgram';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** `false`, or why a test needing PulseAudio is skipped. */
@@ -15,8 +14,12 @@ export const noPulse =
     ? false
     : 'env: needs PulseAudio (Debian: pulseaudio)';
 
-/** Starts one for test `t`; resolves to its `PULSE_SERVER` value once its socket is there. */
-export async function startPulse(t: TestContext, name: string): Promise<string> {
+/** Starts one for test `t` (or a scenario's lab, through its `after`); resolves to its
+ * `PULSE_SERVER` value once its socket is there. */
+export async function startPulse(
+  t: { after(fn: () => void): unknown },
+  name: string,
+): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), `trib-${name}-`));
   const socket = join(dir, 'native');
   writeFileSync(

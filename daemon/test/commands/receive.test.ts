@@ -72,7 +72,9 @@ test('SIGTERM to tributary receive stops the receiver cleanly', {
   const port = String(await freeUdpPort());
   receiver = spawn(
     process.execPath,
-    ['--import', 'tsx', cli, 'receive', '-u', '-p', port, '-s', 'out'],
+    // Not advertised over mDNS: this test runs on the machine's network (advertising is tested
+    // in a namespace, test/discovery/netns-receiver.test.ts).
+    ['--import', 'tsx', cli, 'receive', '--no-advertise', '-u', '-p', port, '-s', 'out'],
     {
       env: { ...process.env, PULSE_SERVER: server },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -79,7 +79,20 @@ test('tributary send sends RTP from a monitor and stops cleanly on SIGTERM', {
 
   sender = spawn(
     process.execPath,
-    ['--import', 'tsx', cli, 'send', '-h', '127.0.0.1', '-p', port, '-d', 'out.monitor'],
+    // No SAP: this test runs on the machine's network (SAP is tested in a namespace).
+    [
+      '--import',
+      'tsx',
+      cli,
+      'send',
+      '--no-sap',
+      '-h',
+      '127.0.0.1',
+      '-p',
+      port,
+      '-d',
+      'out.monitor',
+    ],
     { env: { ...process.env, PULSE_SERVER: server }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';

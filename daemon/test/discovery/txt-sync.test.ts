@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, type TestContext, test } from 'node:test';
 import { addEntity, emptyConfig, updateEntity } from '../../src/config/model.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { SinkInput } from '../../src/schema/sink.js';
@@ -34,6 +34,20 @@ const FIRMWARE_TXT = {
   volume: '0.80',
   rev: '7',
 };
+
+/** A configuration store in a temporary folder holding one sink, `input`. */
+async function storeWithSink(t: TestContext, input: Record<string, unknown>): Promise<ConfigStore> {
+  const dir = tempDir(t);
+  const store = await ConfigStore.open({
+    configPath: join(dir, 'config.yaml'),
+    equalizerPath: join(dir, 'equalizers.yaml'),
+    watch: false,
+  });
+  t.after(() => store.close());
+  check(SinkInput, input);
+  await store.change((c) => addEntity(c, 'sink', input as never));
+  return store;
+}
 
 describe('TXT records', () => {
   test("a receiver's TXT (as the ESP32 firmware writes it) reads into a usable sink device", () => {
@@ -164,16 +178,12 @@ describe('settings sync', () => {
     t.after(() => device.close());
     const port = (device.address() as { port: number }).port;
 
-    const dir = tempDir(t);
-    const store = await ConfigStore.open({
-      configPath: join(dir, 'config.yaml'),
-      equalizerPath: join(dir, 'equalizers.yaml'),
-      watch: false,
+    const store = await storeWithSink(t, {
+      config_id: ID,
+      name: 'Porch',
+      ip: '127.0.0.1',
+      volume: 0.8,
     });
-    t.after(() => store.close());
-    const input = { config_id: ID, name: 'Porch', ip: '127.0.0.1', volume: 0.8 };
-    check(SinkInput, input);
-    await store.change((c) => addEntity(c, 'sink', input as never));
     const registry = new DiscoveredRegistry<DeviceRecord>();
     const record = (volume: string, rev: string) =>
       registry.heard(
@@ -218,16 +228,7 @@ describe('settings sync', () => {
 });
 
 test('a name from a device that Tributary does not allow is refused, not saved', async (t) => {
-  const dir = tempDir(t);
-  const store = await ConfigStore.open({
-    configPath: join(dir, 'config.yaml'),
-    equalizerPath: join(dir, 'equalizers.yaml'),
-    watch: false,
-  });
-  t.after(() => store.close());
-  const input = { config_id: ID, name: 'Porch', ip: '127.0.0.1' };
-  check(SinkInput, input);
-  await store.change((c) => addEntity(c, 'sink', input as never));
+  const store = await storeWithSink(t, { config_id: ID, name: 'Porch', ip: '127.0.0.1' });
   const registry = new DiscoveredRegistry<DeviceRecord>();
   const heard = (name: string) =>
     registry.heard(
@@ -250,4 +251,45 @@ test('a name from a device that Tributary does not allow is refused, not saved',
   await sync.tick();
   assert.equal(store.config.sinks[0]!.name, 'Porch');
   assert.match(sync.counters.last_error ?? '', /name must not contain "\/"/);
+});
+
+test('a device without a settings API (no _http._tcp, as `tributary receive`): changes stay in Tributary, counted once, nothing fails', async (t) => {
+  const store = await storeWithSink(t, { config_id: ID, name: 'Den', ip: '127.0.0.1' });
+  const registry = new DiscoveredRegistry<DeviceRecord>();
+  // What native/receive/src/advertise.rs publishes: no volume, no settings API.
+  const txt = {
+    id: ID,
+    type: 'scream',
+    bit_depth: '16',
+    sample_rate: '48000',
+    channels: '2',
+    channel_layout: 'stereo',
+    name: 'Den',
+  };
+  registry.heard(deviceFromService({ port: 4010, txt, addresses: ['127.0.0.1'] }, 'sink', []));
+  const sync = new SettingsSync(
+    registry,
+    () => store.config,
+    new Reconciler(store, silentLog),
+    () => null,
+    silentLog,
+  );
+  await sync.tick();
+  await store.change((c) => updateEntity(c, 'sink', 'Den', { name: 'Den Pi', volume: 0.3 }));
+  for (let i = 0; i < 3; i++) await sync.tick();
+  assert.deepEqual(
+    [store.config.sinks[0]!.name, store.config.sinks[0]!.volume],
+    ['Den Pi', 0.3],
+    "Tributary's values kept, the device's name not pulled over them",
+  );
+  assert.deepEqual(
+    [sync.counters.errors, sync.counters.last_error, sync.counters.to_devices],
+    [0, null, 0],
+  );
+  assert.equal(sync.counters.not_sent, 1, 'the change counted once, not every comparison');
+  await store.change((c) => updateEntity(c, 'sink', 'Den Pi', { name: 'Den 2' }));
+  await sync.tick();
+  await sync.tick();
+  assert.equal(sync.counters.not_sent, 2);
+  assert.equal(sync.counters.errors, 0);
 });

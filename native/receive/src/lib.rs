@@ -3,9 +3,12 @@
 //! sink whose clock the sound server pulls) to PulseAudio or PipeWire.
 //!
 //! By stage: [`options`] (the command line), [`receiver`] (the engine and the sender it
-//! plays), [`output`] (the sound server back ends), [`report`] (`-v`), [`signals`], [`run`]
-//! (all of it from start to stop).
+//! plays), [`output`] (the sound server back ends), [`report`] (`-v`), [`signals`],
+//! [`identity`] (the kept `config_id`), [`advertise`] (mDNS), [`run`] (all of it from start to
+//! stop).
 
+pub mod advertise;
+pub mod identity;
 pub mod options;
 pub mod output;
 pub mod receiver;

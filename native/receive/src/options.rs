@@ -1,5 +1,5 @@
 //! The command line of `tributary receive`: the Scream Unix receiver's options where they
-//! apply (`-u -p -i -g -o -s -n -t -l -v`), parsed into [`Options`]; a bad value is an error
+//! apply (`-u -p -i -g -o -s -n -t -l -v`) and `--no-advertise`, parsed into [`Options`]; a bad value is an error
 //! naming the option and the rule.
 
 use std::net::{IpAddr, Ipv4Addr};
@@ -31,13 +31,18 @@ through Tributary's jitter buffer and drift correction.
                 L16/48000/2 (a static payload type, 10 or 11, plays as its own format)
   -o pulse      audio back end: pulse (the default; alsa and jack are not built yet)
   -s SINK       PulseAudio sink name (default: the server's default sink)
-  -n NAME       PulseAudio stream name (default: Tributary)
+  -n NAME       PulseAudio stream name (default: Tributary), and the name advertised over mDNS
+                (default: the host name)
   -t MS         target latency of the sound server, 10-2000 ms (default 50)
   -l MS         most audio the jitter buffer may hold, 20-200 ms (default 200)
   -v            verbose: the sender, and once a second the buffer level, drift and underruns
+  --no-advertise  do not advertise the receiver over mDNS (by default it answers as a
+                _tributary-sink._udp service, so a router with auto_add_devices adds it as a sink)
   -h, --help    this help
 
-The PulseAudio server is the one PULSE_SERVER names, else the session's.";
+The PulseAudio server is the one PULSE_SERVER names, else the session's. The receiver's config_id
+(its identity as a sink) is kept in $XDG_STATE_HOME/tributary/receiver-id (~/.local/state without
+XDG_STATE_HOME; receiver-id-PORT for a port other than 4010).";
 
 /// Parsed options.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,6 +55,10 @@ pub struct Options {
     pub rtp: Option<RtpFormat>,
     pub sink: Option<String>,
     pub stream_name: String,
+    /// Whether `-n` named it (then the stream name is also the advertised name).
+    pub named: bool,
+    /// Advertise over mDNS (off with `--no-advertise`).
+    pub advertise: bool,
     pub target_ms: u32,
     /// The jitter buffer's ceiling; `None`: the engine's default (200 ms).
     pub buffer_ms: Option<u32>,
@@ -66,6 +75,8 @@ impl Default for Options {
             rtp: None,
             sink: None,
             stream_name: "Tributary".into(),
+            named: false,
+            advertise: true,
             target_ms: DEFAULT_TARGET_MS,
             buffer_ms: None,
             verbose: false,
@@ -94,6 +105,13 @@ pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Parsed, String> {
     while let Some(arg) = it.next() {
         if arg == "-h" || arg == "--help" {
             return Ok(Parsed::Help);
+        }
+        if arg == "--no-advertise" {
+            o.advertise = false;
+            continue;
+        }
+        if arg.starts_with("--") {
+            return Err(format!("{arg}: unknown option (see --help)"));
         }
         let Some(flags) = arg.strip_prefix('-').filter(|f| !f.is_empty()) else {
             return Err(format!("{arg}: not an option (see --help)"));
@@ -166,6 +184,7 @@ fn valued(flag: char) -> Option<Setter> {
         },
         'n' => |o, v| {
             o.stream_name = v.to_owned();
+            o.named = true;
             Ok(())
         },
         't' => |o, v| {
@@ -231,6 +250,13 @@ mod tests {
         assert!(err(&["-r", "s16le/48000/2"]).starts_with("-r s16le/48000/2: an RTP format"));
         assert!(err(&["-r", "L16/48000/9"]).starts_with("-r L16/48000/9: an RTP format"));
         assert_eq!(run(&[]), Options::default());
+        assert!(Options::default().advertise && !run(&["--no-advertise", "-u"]).advertise);
+        let named = run(&["-n", "Den"]);
+        assert!(named.named && named.stream_name == "Den" && !Options::default().named);
+        assert_eq!(
+            err(&["--no-such"]),
+            "--no-such: unknown option (see --help)"
+        );
         assert_eq!(parse(&["--help"]).unwrap(), Parsed::Help);
         assert_eq!(err(&["-t", "5"]), "-t 5: milliseconds, 10-2000");
         assert_eq!(err(&["-l", "500"]), "-l 500: milliseconds, 20-200");

@@ -1,6 +1,8 @@
 //! The receiver from start to stop: the engine and its card, the back end playing the card,
 //! following the sender, the verbose report, and a clean stop on SIGTERM or SIGINT.
 
+use crate::advertise::{self, Advertiser};
+use crate::identity;
 use crate::options::Options;
 use crate::output::pulse::{PulseOutput, PulseSettings};
 use crate::receiver::Receiver;
@@ -34,6 +36,11 @@ pub fn run(o: &Options) -> Result<(), String> {
         o.port,
         o.target_ms
     );
+    let advertiser = if o.advertise {
+        start_advertising(o)
+    } else {
+        None
+    };
     let mut next_report = Instant::now() + Duration::from_secs(1);
     while !signals::stop_requested() {
         if output.ended() {
@@ -51,10 +58,47 @@ pub fn run(o: &Options) -> Result<(), String> {
         }
         std::thread::sleep(POLL);
     }
+    if let Some(a) = advertiser {
+        a.stop();
+    }
     let result = output.stop().map_err(|e| e.0);
     receiver.stop();
     if result.is_ok() {
         eprintln!("receive: stopped");
     }
     result
+}
+
+/// Advertises the receiver over mDNS with its kept config_id; a failure is said, not fatal
+/// (the receiver plays whether the router finds it or not).
+fn start_advertising(o: &Options) -> Option<Advertiser> {
+    let file = identity::id_file(o.port);
+    let (id, notes) = match identity::load_or_create(file.as_deref()) {
+        Ok(found) => found,
+        Err(e) => {
+            eprintln!("receive: not advertised over mDNS: no config_id ({e})");
+            return None;
+        }
+    };
+    for note in notes {
+        eprintln!("receive: {note}");
+    }
+    let name = if o.named {
+        o.stream_name.clone()
+    } else {
+        advertise::hostname()
+    };
+    match Advertiser::start(o, &id, &name) {
+        Ok(a) => {
+            eprintln!(
+                "receive: advertised over mDNS as the sink '{name}' ({}, config_id {id})",
+                advertise::SERVICE_TYPE
+            );
+            Some(a)
+        }
+        Err(e) => {
+            eprintln!("receive: {e}");
+            None
+        }
+    }
 }

@@ -3,10 +3,14 @@
 //! packet each time the source has produced one.
 //!
 //! By stage: [`options`] (the command line), [`packetiser`] (PCM to datagrams, pure),
-//! [`pacer`] (when each packet leaves), [`capture`] (the PulseAudio record stream), [`run`] (all of it from start to stop).
+//! [`pacer`] (when each packet leaves), [`capture`] (the PulseAudio record stream), [`sap`]
+//! (the SAP/SDP announcement, pure) and [`announce`] (sending it), [`run`] (all of it from
+//! start to stop).
 
+pub mod announce;
 pub mod capture;
 pub mod options;
 pub mod pacer;
 pub mod packetiser;
 pub mod run;
+pub mod sap;

@@ -26,10 +26,12 @@ sound server delivers one (6 ms at 48 kHz 16-bit stereo).
                         a sink's output is its monitor, e.g. alsa_output.pci-0000_00_1b.0.analog-stereo.monitor
   -n, --name NAME       PulseAudio stream name (default: Tributary sender)
   -v, --verbose         once a second: packets sent, send errors, what the sound server holds
+      --no-sap          do not announce the RTP stream with SAP (by default it is announced to
+                        224.2.127.254:9875 every 5 s, and deleted on exit)
       --help            this help
 
 The PulseAudio server is the one PULSE_SERVER names, else the session's. 16-bit only; ALSA and
-JACK capture and SAP announcements are not built yet.";
+JACK capture are not built yet.";
 
 /// Parsed options.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,6 +45,8 @@ pub struct Options {
     pub device: Option<String>,
     pub stream_name: String,
     pub verbose: bool,
+    /// Announce the RTP stream with SAP (off with `--no-sap`; Scream is never announced).
+    pub sap: bool,
 }
 
 /// What the command line asks for.
@@ -65,6 +69,7 @@ pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Parsed, String> {
         device: None,
         stream_name: "Tributary sender".into(),
         verbose: false,
+        sap: true,
     };
     let mut it = args.iter().map(AsRef::as_ref);
     while let Some(arg) = it.next() {
@@ -72,6 +77,10 @@ pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Parsed, String> {
             "--help" => return Ok(Parsed::Help),
             "-v" | "--verbose" => {
                 o.verbose = true;
+                continue;
+            }
+            "--no-sap" => {
+                o.sap = false;
                 continue;
             }
             "-h" | "--host" => 'h',
@@ -201,6 +210,7 @@ mod tests {
         );
         assert_eq!(parse(&["--help"]).unwrap(), Parsed::Help);
         assert_eq!(parse(&["-h", "x", "--help"]).unwrap(), Parsed::Help);
+        assert!(run(&["-h", "x"]).sap && !run(&["-h", "x", "--no-sap"]).sap);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! the main thread watches for SIGTERM/SIGINT (a clean stop), a capture that failed (an error)
 //! and prints the `-v` report.
 
+use crate::announce::{session_for, Announcer};
 use crate::capture::{Capture, CaptureSettings};
 use crate::options::Options;
 use crate::pacer::Pacer;
@@ -66,6 +67,17 @@ pub fn run(o: &Options) -> Result<(), String> {
         o.channels,
         packetiser.payload_len(),
     );
+    let announced = match (o.sap, o.protocol, dest) {
+        (true, crate::packetiser::Protocol::Rtp, SocketAddr::V4(to)) => Some(session_for(
+            to,
+            &o.stream_name,
+            packetiser.payload_type(),
+            o.rate,
+            o.channels,
+            packet_ms,
+        )),
+        _ => None,
+    };
     let stop = Arc::new(AtomicBool::new(false));
     let stats = Arc::new(SendStats::default());
     let sender = start(
@@ -77,6 +89,22 @@ pub fn run(o: &Options) -> Result<(), String> {
         stats.clone(),
     )?;
     eprintln!("{line}");
+    let announcer = match announced.map(|s| s.and_then(Announcer::start)) {
+        Some(Ok(a)) => {
+            eprintln!(
+                "send: announcing the stream with SAP to {}:{} every {} s",
+                crate::sap::SAP_GROUP,
+                crate::sap::SAP_PORT,
+                crate::sap::INTERVAL_S
+            );
+            Some(a)
+        }
+        Some(Err(e)) => {
+            eprintln!("send: not announced with SAP: {e}");
+            None
+        }
+        None => None,
+    };
     let mut next_report = Instant::now() + Duration::from_secs(1);
     while !signals::stop_requested() && !sender.is_finished() {
         if o.verbose && Instant::now() >= next_report {
@@ -89,6 +117,9 @@ pub fn run(o: &Options) -> Result<(), String> {
             );
         }
         std::thread::sleep(POLL);
+    }
+    if let Some(a) = announcer {
+        a.stop();
     }
     stop.store(true, Relaxed);
     let until = Instant::now() + STOP_WAIT;

@@ -2,9 +2,11 @@
 // sync_interval, both ways. A device tells its settings in its TXT record (volume, name,
 // sample_rate, eq_preset; `rev` counts its saved changes) and takes changes on its HTTP API
 // (POST http://IP:PORT/api/settings, a JSON object of the fields to change; PORT from its
-// _http._tcp service, else 80). Per field, against the values both sides last agreed on: a side
-// that changed wins; when both changed, Tributary wins (as for hand edits of config.yaml).
+// _http._tcp service). Per field, against the values both sides last agreed on: a side that
+// changed wins; when both changed, Tributary wins (as for hand edits of config.yaml).
 // bit_depth, channels and channel_layout only flow from the device (what it can play).
+// A device that advertises no _http._tcp service (`tributary receive`, say) has no settings
+// API: Tributary's changes are not sent, stay in Tributary, and are counted and said once.
 import { bandsOf, updateEntity } from '../../config/model.js';
 import { invalidRequest } from '../../errors.js';
 import type { Config } from '../../schema/files.js';
@@ -79,12 +81,22 @@ export interface SyncCounters {
   from_devices: number;
   errors: number;
   last_error: string | null;
+  /** Changes not sent: the device has no settings API (each change counted once). */
+  not_sent: number;
 }
 
 export class SettingsSync {
   readonly #agreed = new Map<string, Values>();
   readonly #errorsLog: RateLimitedLog;
-  readonly counters: SyncCounters = { to_devices: 0, from_devices: 0, errors: 0, last_error: null };
+  /** Devices without a settings API -> the change last kept from them (said once). */
+  readonly #notSent = new Map<string, string>();
+  readonly counters: SyncCounters = {
+    to_devices: 0,
+    from_devices: 0,
+    errors: 0,
+    last_error: null,
+    not_sent: 0,
+  };
   #timer: NodeJS.Timeout | null = null;
   #running = false;
 
@@ -168,7 +180,13 @@ export class SettingsSync {
   async #push(device: DeviceRecord, push: Partial<Values>): Promise<Partial<Values>> {
     const body: Record<string, unknown> = {};
     for (const [f, v] of Object.entries(push)) body[DEVICE_FIELD[f as Field]] = v;
-    const port = this.httpPort(device.id) ?? 80;
+    const port = this.httpPort(device.id);
+    if (port === null) {
+      // Nothing agreed: the device keeps its value, the entry its own (not pulled over it).
+      this.#keptHere(device, body);
+      return {};
+    }
+    this.#notSent.delete(device.id);
     const host = device.ip!.includes(':') ? `[${device.ip}]` : device.ip;
     const url = `http://${host}:${port}/api/settings`;
     try {
@@ -194,8 +212,21 @@ export class SettingsSync {
     }
   }
 
+  /** A change for a device without a settings API: counted and said once per change. */
+  #keptHere(device: DeviceRecord, body: Record<string, unknown>): void {
+    const change = JSON.stringify(body);
+    if (this.#notSent.get(device.id) === change) return;
+    this.#notSent.set(device.id, change);
+    this.counters.not_sent += 1;
+    this.log.info(
+      `settings sync: '${device.name}' has no settings API (no _http._tcp service): ` +
+        `${Object.keys(body).join(', ')} not sent, kept in Tributary`,
+    );
+  }
+
   /** Forgets what a device agreed on (it is gone). */
   forget(id: string): void {
     this.#agreed.delete(id);
+    this.#notSent.delete(id);
   }
 }

@@ -78,7 +78,13 @@ export function discoverySummary(p: DiscoveryParts): DiscoverySummary {
       devices_total: p.devices.size,
       advertised_total: m?.advertiser?.advertised.length ?? 0,
       sync: {
-        ...(m?.sync?.counters ?? { to_devices: 0, from_devices: 0, errors: 0, last_error: null }),
+        ...(m?.sync?.counters ?? {
+          to_devices: 0,
+          from_devices: 0,
+          errors: 0,
+          last_error: null,
+          not_sent: 0,
+        }),
       },
     },
   };

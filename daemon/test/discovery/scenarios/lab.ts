@@ -172,3 +172,13 @@ export async function get<T>(daemon: Daemon, path: string): Promise<T> {
   if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as T;
 }
+
+/** A sink as `GET /sinks` lists it (the fields the discovery scenarios read). */
+export interface SinkView {
+  name: string;
+  config_id: string;
+  ip: string | null;
+  port: number | null;
+  volume: number;
+  auto_added: { via: string; key: string } | null;
+}

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startAvahi } from './avahi.js';
-import { get, waitFor, withLab } from './lab.js';
+import { get, type SinkView as Sink, waitFor, withLab } from './lab.js';
 
 const CLEANUP_S = 4;
 const DEVICE_ID = '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
@@ -30,14 +30,6 @@ mdns:
   sync_interval: 1
 `;
 
-interface Sink {
-  name: string;
-  config_id: string;
-  ip: string | null;
-  port: number | null;
-  volume: number;
-  auto_added: { via: string; key: string } | null;
-}
 interface Device {
   id: string;
   ip: string | null;

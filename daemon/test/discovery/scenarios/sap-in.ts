@@ -4,43 +4,18 @@
 // (same origin and session id, new group and port) keeps its source.
 import assert from 'node:assert/strict';
 import { get, type Lab, waitFor, withLab } from './lab.js';
-import { ffmpegToneSender, sapSender } from './sap-peers.js';
+import {
+  ffmpegToneSender,
+  routedSapConfig,
+  type SapSource,
+  type SourceStats,
+  sapSender,
+} from './sap-peers.js';
 
 const CLEANUP_S = 8;
-const config = `
-sinks:
-  - name: Out
-    ip: 127.0.0.1
-    port: 46000
-    protocol: rtp
-sources:
-  - name: SAP streams
-    is_group: true
-routes:
-  - name: discovered
-    source: SAP streams
-    sink: Out
-sap:
-  listener:
-    auto_add_sources: true
-    cleanup_timeout: ${CLEANUP_S}
-    add_to_group: SAP streams
-  announcer:
-    enabled: false
-mdns:
-  enabled: false
-`;
-
-interface Source {
-  name: string;
-  config_id: string;
-  auto_added: { via: string; key: string } | null;
-  rtp: { listen_ip: string | null; port: number; format: string; sample_rate: number } | null;
-  group_members: string[];
-}
-interface Stats {
-  sources: { name: string; packets: number; format: string | null }[];
-}
+const config = routedSapConfig(CLEANUP_S);
+type Source = SapSource;
+type Stats = SourceStats;
 
 const ffmpegAnnouncing = (lab: Lab, port: number) =>
   ffmpegToneSender(lab, 60, 'sap', `sap://224.2.127.254:${port}?same_port=1`);

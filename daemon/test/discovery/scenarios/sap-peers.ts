@@ -56,3 +56,51 @@ export function ffmpegToneSender(
     url,
   ]);
 }
+
+/**
+ * The daemon's configuration for a stream heard over SAP: the listener adds it as a source into
+ * the group `SAP streams`, which a route plays to an RTP sink (so the engine receives it).
+ */
+export const routedSapConfig = (cleanupS: number) => `
+sinks:
+  - name: Out
+    ip: 127.0.0.1
+    port: 46000
+    protocol: rtp
+sources:
+  - name: SAP streams
+    is_group: true
+routes:
+  - name: discovered
+    source: SAP streams
+    sink: Out
+sap:
+  listener:
+    auto_add_sources: true
+    cleanup_timeout: ${cleanupS}
+    add_to_group: SAP streams
+  announcer:
+    enabled: false
+mdns:
+  enabled: false
+`;
+
+/** A source as `GET /sources` lists it (what the SAP scenarios read). */
+export interface SapSource {
+  name: string;
+  config_id: string;
+  auto_added: { via: string; key: string } | null;
+  rtp: {
+    listen_ip: string | null;
+    port: number;
+    format: string;
+    sample_rate: number;
+    channels: number;
+  } | null;
+  group_members: string[];
+}
+
+/** What `/api/stats` says of sources. */
+export interface SourceStats {
+  sources: { name: string; packets: number; format: string | null }[];
+}

@@ -22,8 +22,11 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// The receiver program, not advertised over mDNS (these tests run on the machine's network;
+/// advertising is tested in a namespace, daemon/test/discovery/netns-receiver.test.ts).
 pub fn receiver(server: &str, args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_tributary-receive"))
+        .arg("--no-advertise")
         .args(args)
         .env("PULSE_SERVER", server)
         .stdout(Stdio::null())

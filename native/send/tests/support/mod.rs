@@ -25,8 +25,11 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// The sender program, without SAP announcements (these tests run on the machine's network;
+/// SAP is tested in a namespace, daemon/test/discovery/netns-sender-sap.test.ts).
 pub fn sender(server: &str, args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_tributary-send"))
+        .arg("--no-sap")
         .args(args)
         .env("PULSE_SERVER", server)
         .stdout(Stdio::null())
