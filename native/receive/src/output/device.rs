@@ -216,12 +216,7 @@ impl OpenDevice {
         let build = |config: &StreamConfig| {
             self.device.build_output_stream(
                 config,
-                on_data(
-                    card.clone(),
-                    usize::from(config.channels),
-                    raise,
-                    stats.clone(),
-                ),
+                on_data(card.clone(), raise, stats.clone()),
                 on_error(failed.clone(), stats.clone()),
                 None,
             )
@@ -253,7 +248,6 @@ impl OpenDevice {
 /// [`MARGIN_MS`] queued from then on, counts the frames and the device's latency.
 fn on_data(
     card: Arc<Card>,
-    channels: usize,
     mut raise: bool,
     stats: Arc<CardStats>,
 ) -> impl FnMut(&mut [f32], &cpal::OutputCallbackInfo) + Send + 'static {
@@ -264,14 +258,7 @@ fn on_data(
             raise_current_thread(PRIORITY);
             raise = false;
         }
-        let frames = out.len() / channels;
-        if primed {
-            // A device asks for a period, or more when its thread woke late: the engine keeps
-            // that much ready (once the device's buffer has been filled the first time).
-            card.shared.raise_low_frames(frames + margin);
-        }
-        pull(&card, out, &mut primed, &stats);
-        stats.frames.fetch_add(frames as u64, Relaxed);
+        pull(&card, out, margin, &mut primed, &stats);
         let t = info.timestamp();
         if let Some(d) = t.playback.duration_since(&t.callback) {
             stats.server_latency_us.store(d.as_micros() as u64, Relaxed);
@@ -297,8 +284,15 @@ fn on_error(
 
 /// Fills `out` from the ring without waiting. The device's buffer starts empty and asks for
 /// all of it at once: that first time the silence goes before the audio (latency, not a gap).
-/// Later, a ring that runs dry is an underrun: the rest is silence.
-fn pull(card: &Card, out: &mut [f32], primed: &mut bool, stats: &CardStats) {
+/// Later, a ring that runs dry is an underrun: the rest is silence. Afterwards a device asks
+/// for a period, or more when its thread woke late: from then on the engine keeps that much
+/// and `margin` frames ready.
+fn pull(card: &Card, out: &mut [f32], margin: usize, primed: &mut bool, stats: &CardStats) {
+    let frames = out.len() / card.shared.channels;
+    if *primed {
+        card.shared.raise_low_frames(frames + margin);
+    }
+    stats.frames.fetch_add(frames as u64, Relaxed);
     let got = card.read_into(out);
     if got < out.len() {
         if *primed {
@@ -330,5 +324,71 @@ impl DeviceOutput {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tributary_dsp::{AudioBuffer, ChannelLayout};
+    use tributary_engine::desired::{SinkProtocol, SinkSpec};
+    use tributary_engine::sink::mix::Mixed;
+    use tributary_engine::sink::output::card::CardOutput;
+    use tributary_engine::sink::output::transport::Transport;
+
+    /// A stereo card (100 ms ring, 10 ms low mark) holding 240 frames of 1.0, as the engine
+    /// writes them.
+    fn card_with_240_frames() -> Card {
+        let card = Card::register(2, 48_000, 100.0, 10.0);
+        let spec = SinkSpec::new(
+            &card.id,
+            SinkProtocol::Card,
+            48_000,
+            16,
+            ChannelLayout::STEREO,
+        );
+        let mut sink = CardOutput::new(&spec, 0).unwrap();
+        let ones = [1.0f32; 240];
+        sink.take(Mixed::Audio(
+            &AudioBuffer::from_planes(&[&ones, &ones]).unwrap(),
+        ));
+        card
+    }
+
+    #[test]
+    fn the_first_fill_puts_its_silence_first_later_a_short_ring_is_an_underrun_and_raises_the_mark()
+    {
+        let stats = CardStats::default();
+        let card = card_with_240_frames();
+        let mut primed = false;
+        // The device's empty buffer asks for 1000 frames: 760 of silence, then the 240.
+        let mut out = vec![9.0f32; 2000];
+        pull(&card, &mut out, 240, &mut primed, &stats);
+        assert!(out[..1520].iter().all(|s| *s == 0.0) && out[1520..].iter().all(|s| *s == 1.0));
+        assert_eq!(
+            stats.underruns.load(Relaxed),
+            0,
+            "the first fill is not an underrun"
+        );
+        assert_eq!(card.shared.low_frames(), 480, "the mark as registered");
+
+        // A period of 600 frames with 240 in the ring: the 240, then silence, one underrun,
+        // and from now on 600 + 240 frames are kept ready.
+        let card2 = card_with_240_frames();
+        let mut out = vec![9.0f32; 1200];
+        pull(&card2, &mut out, 240, &mut primed, &stats);
+        assert!(out[..480].iter().all(|s| *s == 1.0) && out[480..].iter().all(|s| *s == 0.0));
+        assert_eq!(stats.underruns.load(Relaxed), 1);
+        assert_eq!(card2.shared.low_frames(), 840);
+        // Never above half the ring (2400 frames).
+        pull(
+            &card2,
+            &mut vec![0.0f32; 2 * 4000],
+            240,
+            &mut primed,
+            &stats,
+        );
+        assert_eq!(card2.shared.low_frames(), 2400);
+        assert_eq!(stats.frames.load(Relaxed), 1000 + 600 + 4000);
     }
 }
