@@ -7,7 +7,7 @@
 // ALONE first: the fidelity tests load both cores with stress-ng for part of their minute, and
 // their figures are bounded by bench results measured with nothing else running. Then two lanes,
 // each running its programs one at a time:
-// - SOUND_SERVERS: the programs that start PulseAudio or PipeWire (two PulseAudio daemons side by
+// - SOUND_SERVERS: the programs that start PulseAudio, PipeWire or JACK (two PulseAudio daemons side by
 //   side once aborted on their own memory-pool assertion; one starved by stress-ng gapped);
 // - every other program, the longest first (FIRST), then in cargo's order, then the doc tests.
 // Each program's output is printed whole when it ends, under cargo's own `Running` line, so the
@@ -36,14 +36,16 @@ export const SOUND_SERVERS = [
   'native/receive multicast',
   'native/send send_pulse',
   'native/send send_engine',
+  'native/receive alsa_jack',
 ];
 
 /**
  * What, in a test file's source, starts a sound server: the engine's kit (`Pulse::start`,
- * `PipeWire::start`, a PulseAudio sender by `start_sender`) and the receiver's (`Session::start`).
- * A test file that matches must be in SOUND_SERVERS or ALONE (a scripts test checks).
+ * `PipeWire::start`, a PulseAudio sender by `start_sender`) and the receiver's (`Session::start`,
+ * `Jackd::start`: a JACK server). A test file that matches must be in SOUND_SERVERS or ALONE (a
+ * scripts test checks).
  */
-export const STARTS_A_SOUND_SERVER = /\b(?:Pulse|PipeWire|Session)::start\(|\bstart_sender\(/;
+export const STARTS_A_SOUND_SERVER = /\b(?:Pulse|PipeWire|Session|Jackd)::start\(|\bstart_sender\(/;
 
 /** Programs that run with nothing beside them, before the lanes. */
 export const ALONE = ['native/engine fidelity'];

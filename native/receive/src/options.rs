@@ -1,5 +1,5 @@
 //! The command line of `tributary receive`: the Scream Unix receiver's options where they
-//! apply (`-u -p -i -g -o -s -n -t -l -v`) and `--no-advertise`, parsed into [`Options`]; a bad value is an error
+//! apply (`-u -p -i -g -o -d -s -n -t -l -v`) and `--no-advertise`, parsed into [`Options`]; a bad value is an error
 //! naming the option and the rule.
 
 use std::net::{IpAddr, Ipv4Addr};
@@ -21,7 +21,7 @@ pub const USAGE: &str = "\
 Usage: tributary receive [options]
 
 Plays Scream (or RTP) audio from the network on this machine's PulseAudio or PipeWire (pipewire-pulse),
-through Tributary's jitter buffer and drift correction.
+ALSA or JACK, through Tributary's jitter buffer and drift correction.
 
   -u            unicast: receive audio sent to this machine (use it with Tributary)
   -p PORT       UDP port (default 4010)
@@ -29,20 +29,32 @@ through Tributary's jitter buffer and drift correction.
   -g GROUP      multicast group to join without -u (default 239.255.77.77)
   -r FORMAT     receive RTP instead of Scream, in FORMAT: L16 or L24/RATE/CHANNELS, e.g.
                 L16/48000/2 (a static payload type, 10 or 11, plays as its own format)
-  -o pulse      audio back end: pulse (the default; alsa and jack are not built yet)
+  -o OUTPUT     audio back end: pulse (PulseAudio or PipeWire, the default), alsa or jack
+  -d DEVICE     ALSA device with -o alsa (default: default): default, pipewire, pulse, jack,
+                oss or a card's name as -o alsa lists it when DEVICE is not found
   -s SINK       PulseAudio sink name (default: the server's default sink)
-  -n NAME       PulseAudio stream name (default: Tributary), and the name advertised over mDNS
-                (default: the host name)
-  -t MS         target latency of the sound server, 10-2000 ms (default 50)
+  -n NAME       PulseAudio stream name, or JACK client name + _out (default: Tributary), and
+                the name advertised over mDNS (default: the host name)
+  -t MS         target latency of the sound server or ALSA device, 10-2000 ms (default 50)
   -l MS         most audio the jitter buffer may hold, 20-200 ms (default 200)
   -v            verbose: the sender, and once a second the buffer level, drift and underruns
   --no-advertise  do not advertise the receiver over mDNS (by default it answers as a
                 _tributary-sink._udp service, so a router with auto_add_devices adds it as a sink)
   -h, --help    this help
 
-The PulseAudio server is the one PULSE_SERVER names, else the session's. The receiver's config_id
-(its identity as a sink) is kept in $XDG_STATE_HOME/tributary/receiver-id (~/.local/state without
-XDG_STATE_HOME; receiver-id-PORT for a port other than 4010).";
+The PulseAudio server is the one PULSE_SERVER names, else the session's; the JACK server is
+JACK_DEFAULT_SERVER's (it is not started for you), and the client's ports are connected to
+system:playback_1 and _2. The receiver's config_id (its identity as a sink) is kept in
+$XDG_STATE_HOME/tributary/receiver-id (~/.local/state without XDG_STATE_HOME; receiver-id-PORT for
+a port other than 4010).";
+
+/// Where the audio plays (`-o`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Backend {
+    Pulse,
+    Alsa,
+    Jack,
+}
 
 /// Parsed options.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,6 +65,9 @@ pub struct Options {
     pub group: Ipv4Addr,
     /// RTP in this format instead of Scream (`-r`).
     pub rtp: Option<RtpFormat>,
+    pub output: Backend,
+    /// The ALSA device (`-d`, with `-o alsa` only).
+    pub device: Option<String>,
     pub sink: Option<String>,
     pub stream_name: String,
     /// Whether `-n` named it (then the stream name is also the advertised name).
@@ -73,6 +88,8 @@ impl Default for Options {
             interface: None,
             group: DEFAULT_GROUP,
             rtp: None,
+            output: Backend::Pulse,
+            device: None,
             sink: None,
             stream_name: "Tributary".into(),
             named: false,
@@ -135,6 +152,9 @@ pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Parsed, String> {
             }
         }
     }
+    if o.device.is_some() && o.output != Backend::Alsa {
+        return Err("-d: an ALSA device, with -o alsa".into());
+    }
     Ok(Parsed::Run(o))
 }
 
@@ -171,12 +191,19 @@ fn valued(flag: char) -> Option<Setter> {
             );
             Ok(())
         },
-        'o' => |_, v| match v {
-            "pulse" => Ok(()),
-            "alsa" | "jack" | "raw" => Err(format!(
-                "the {v} back end is not built yet; -o pulse plays on PulseAudio or PipeWire"
-            )),
-            _ => Err("the back end is pulse (alsa and jack are not built yet)".into()),
+        'o' => |o, v| {
+            o.output = match v {
+                "pulse" => Backend::Pulse,
+                "alsa" => Backend::Alsa,
+                "jack" => Backend::Jack,
+                "raw" => return Err("the raw back end is not built; pulse, alsa or jack".into()),
+                _ => return Err("the back end is pulse, alsa or jack".into()),
+            };
+            Ok(())
+        },
+        'd' => |o, v| {
+            o.device = Some(v.to_owned());
+            Ok(())
         },
         's' => |o, v| {
             o.sink = Some(v.to_owned());
@@ -260,7 +287,18 @@ mod tests {
         assert_eq!(parse(&["--help"]).unwrap(), Parsed::Help);
         assert_eq!(err(&["-t", "5"]), "-t 5: milliseconds, 10-2000");
         assert_eq!(err(&["-l", "500"]), "-l 500: milliseconds, 20-200");
-        assert!(err(&["-o", "alsa"]).contains("not built yet"));
+        assert!(err(&["-o", "raw"]).contains("not built"));
+        assert_eq!(
+            err(&["-o", "oss"]),
+            "-o oss: the back end is pulse, alsa or jack"
+        );
+        let alsa = run(&["-o", "alsa", "-d", "pulse"]);
+        assert_eq!(
+            (alsa.output, alsa.device.as_deref()),
+            (Backend::Alsa, Some("pulse"))
+        );
+        assert_eq!(run(&["-o", "jack"]).output, Backend::Jack);
+        assert_eq!(err(&["-d", "pulse"]), "-d: an ALSA device, with -o alsa");
         assert!(err(&["-g", "10.0.0.1"]).contains("224.0.0.0/4"));
         assert_eq!(err(&["-p"]), "-p: needs a value (see --help)");
         assert_eq!(err(&["-x"]), "-x: unknown option (see --help)");

@@ -17,9 +17,10 @@ use tributary_engine::{
 /// The rate and channels the sound server is given: the engine converts any stream to them.
 pub const RATE: u32 = 48_000;
 pub const CHANNELS: usize = 2;
-/// How much the card's ring holds, and the least the engine keeps in it, ms.
+/// How much the card's ring holds at least, ms.
 const RING_MS: f64 = 100.0;
-const LOW_MS: f64 = 10.0;
+/// The least the engine keeps in the ring for PulseAudio, ms (its thread waits for the rest).
+pub const LOW_MS: f64 = 10.0;
 
 /// The running engine and what it plays.
 pub struct Receiver {
@@ -33,8 +34,9 @@ pub struct Receiver {
 }
 
 impl Receiver {
-    /// Binds the port and starts the engine; returns the card the back end plays.
-    pub fn start(o: &Options) -> Result<(Receiver, Card), String> {
+    /// Binds the port and starts the engine; returns the card the back end plays, in whose
+    /// ring the engine keeps at least `low_ms`.
+    pub fn start(o: &Options, low_ms: f64) -> Result<(Receiver, Card), String> {
         let jitter = JitterConfig {
             max_ms: o
                 .buffer_ms
@@ -57,7 +59,7 @@ impl Receiver {
         };
         let engine = Engine::start(options)
             .map_err(|e| format!("cannot listen on UDP port {}: {e}", o.port))?;
-        let card = Card::register(CHANNELS, RATE, RING_MS, LOW_MS);
+        let card = Card::register(CHANNELS, RATE, RING_MS.max(low_ms * 4.0), low_ms);
         let mut sink = SinkSpec::new(
             &card.id,
             SinkProtocol::Card,

@@ -11,9 +11,14 @@ use tributary_engine::EngineStats;
 pub fn line(stats: &EngineStats, card: &CardShared, output: &CardStats) -> String {
     let queued_ms = card.queued_frames() as f64 * 1000.0 / f64::from(card.rate);
     let server_ms = output.server_latency_us.load(Relaxed) as f64 / 1000.0;
+    let errors = match output.device_errors.load(Relaxed) {
+        0 => String::new(),
+        n => format!(", device errors {n}"),
+    };
     let sound = format!(
-        "card: {queued_ms:.1} ms queued, server latency {server_ms:.1} ms, underruns {}, \
-         overflows {}",
+        "card: {queued_ms:.1} ms queued, {} frames played, server latency {server_ms:.1} ms{errors}, \
+         underruns {}, overflows {}",
+        output.frames.load(Relaxed),
         output.underruns.load(Relaxed),
         card.overflows.load(Relaxed),
     );

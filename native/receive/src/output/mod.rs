@@ -1,6 +1,10 @@
-//! Where the received audio plays: the sound server back ends. Built: [`pulse`] (PulseAudio,
-//! and PipeWire through pipewire-pulse). Not built: ALSA, JACK.
+//! Where the received audio plays: the back ends. [`pulse`] (PulseAudio, and PipeWire
+//! through pipewire-pulse) writes from a thread of its own; [`device`] (ALSA and JACK, through
+//! cpal) is pulled by the device's callback. Either drains the card's ring; [`playing`] holds
+//! the one running.
 
+pub mod device;
+pub mod playing;
 pub mod pulse;
 
 use std::sync::atomic::AtomicU64;
@@ -8,12 +12,14 @@ use std::sync::atomic::AtomicU64;
 /// What a back end counts, read by the verbose report.
 #[derive(Default)]
 pub struct CardStats {
-    /// Frames handed to the sound server.
+    /// Frames handed to the sound server or device.
     pub frames: AtomicU64,
     /// Times the engine had not rendered in time and silence was written instead.
     pub underruns: AtomicU64,
     /// The sound server's latency (its buffer and the device's), microseconds.
     pub server_latency_us: AtomicU64,
+    /// Errors the device reported and played on after (JACK's xruns; ALSA and JACK only).
+    pub device_errors: AtomicU64,
 }
 
 /// A back end that cannot start or stopped playing, in words for the user.

@@ -9,6 +9,7 @@
 pub mod common;
 #[path = "../../../engine/tests/common/hearing.rs"]
 pub mod hearing;
+pub mod jackd;
 pub mod kit;
 #[path = "../../../engine/tests/common/pulse.rs"]
 pub mod pulse;

@@ -40,6 +40,14 @@ impl CardShared {
     pub fn low_frames(&self) -> usize {
         self.low_frames.load(Relaxed)
     }
+
+    /// Keeps at least `frames` queued from now on (a device that asks for more at a time than
+    /// its card was registered for), at most half the ring. Never waits: a device's callback
+    /// may call it.
+    pub fn raise_low_frames(&self, frames: usize) {
+        let most = self.ring.capacity() / self.channels / 2;
+        self.low_frames.fetch_max(frames.min(most), Relaxed);
+    }
 }
 
 /// The card side: reads what the engine rendered. Held by the playback thread.
