@@ -55,7 +55,7 @@ const DISCOVERY_OFF: StatsMessage['discovery'] = {
     recovered_at: null,
     devices_total: 0,
     advertised_total: 0,
-    sync: { to_devices: 0, from_devices: 0, errors: 0, last_error: null },
+    sync: { to_devices: 0, from_devices: 0, errors: 0, not_sent: 0, last_error: null },
   },
 };
 
