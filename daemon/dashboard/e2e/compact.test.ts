@@ -3,59 +3,19 @@
 // state, meter, volume, mute) and all 26 are wholly visible at 1440x900 without scrolling; the
 // telemetry is behind each card's Details; a group's card expands to its members' meters.
 import assert from 'node:assert/strict';
-import type { Socket } from 'node:dgram';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { receivers, sendScream } from './harness/audio';
 import { type Running, ready, start } from './harness/dashboard';
-
-const SOURCES = ['Desk PC', 'Laptop', 'TV', 'Console', 'Turntable', 'Phone', 'Tablet'];
-const SINKS = ['Kitchen', 'Living', 'Bedroom', 'Bath', 'Office', 'Patio', 'Hall', 'Garage', 'Den'];
+import { type RealisticHouse, realisticHouse } from './harness/realistic-house';
 
 let run: Running;
-let sockets: Socket[] = [];
-let stopTone: () => void = () => {};
+let house: RealisticHouse | undefined;
 before(async () => {
   run = await start();
-  sockets = await receivers(SINKS.length);
-  for (const [i, name] of SINKS.entries()) {
-    const port = (sockets[i]!.address() as { port: number }).port;
-    await run.api('POST', '/sinks', { name, ip: '127.0.0.1', port });
-  }
-  await run.api('POST', '/sinks', {
-    name: 'Downstairs',
-    is_group: true,
-    group_members: ['Kitchen', 'Living'],
-  });
-  for (const [i, name] of SOURCES.entries()) {
-    await run.api('POST', '/sources', { name, ip: `127.0.3.${i + 1}` });
-  }
-  await run.api('POST', '/sources', {
-    name: 'Computers',
-    is_group: true,
-    group_members: ['Desk PC', 'Laptop'],
-  });
-  const routes: [string, string][] = [
-    ['Desk PC', 'Office'],
-    ['Laptop', 'Bedroom'],
-    ['TV', 'Downstairs'],
-    ['Console', 'Den'],
-    ['Turntable', 'Patio'],
-    ['Phone', 'Bath'],
-    ['Tablet', 'Hall'],
-    ['Computers', 'Garage'],
-  ];
-  for (const [source, sink] of routes) {
-    await run.api('POST', '/routes', { name: `${source} to ${sink}`, source, sink });
-  }
-  const stats = (await run.api('GET', '/api/stats')).body as {
-    engine: { ports: { scream: number[] } };
-  };
-  stopTone = await sendScream(stats.engine.ports.scream[0]!, ['127.0.3.1', '127.0.3.3']);
+  house = await realisticHouse(run);
 });
 after(async () => {
-  stopTone();
-  for (const socket of sockets) socket.close();
+  house?.stop();
   await run?.close();
 });
 

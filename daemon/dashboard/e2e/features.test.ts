@@ -163,8 +163,17 @@ describe('delay and search', () => {
   });
 
   test('search filters every panel', async () => {
-    await page.getByRole('searchbox').fill('kitch');
     const sinks = page.getByRole('region', { name: /^Sinks/ });
+    const box = (name: string) =>
+      sinks.getByRole('article', { name, exact: true }).evaluate((card) => {
+        const r = card.getBoundingClientRect();
+        return { left: r.left, top: r.top };
+      });
+    const secondSlot = await box('Hall');
+    const lines = () =>
+      page.locator('canvas.route-lines').evaluate((c) => c.getAttribute('data-lines'));
+    await eventually(lines, '1');
+    await page.getByRole('searchbox').fill('kitch');
     // Hidden, not unmounted (Column.tsx): it comes back at once.
     await sinks.getByRole('article', { name: 'Hall' }).waitFor({ state: 'hidden' });
     await sinks.getByRole('article', { name: 'Kitchen', exact: true }).waitFor();
@@ -176,7 +185,18 @@ describe('delay and search', () => {
         .count(),
       0,
     );
+    // A hidden card leaves no gap (Downstairs moves up into Hall's place), takes no focus, and
+    // its line goes (PC's card is hidden).
+    assert.deepEqual(await box('Downstairs'), secondSlot);
+    const hiddenButton = sinks.getByRole('button', {
+      name: 'Actions for Hall',
+      includeHidden: true,
+    });
+    await hiddenButton.evaluate((b: HTMLElement) => b.focus());
+    assert.equal(await hiddenButton.evaluate((b) => b === document.activeElement), false);
+    await eventually(lines, '0');
     await page.getByRole('searchbox').fill('');
     await page.getByRole('article', { name: 'PC', exact: true }).waitFor();
+    await eventually(lines, '1');
   });
 });

@@ -1,23 +1,39 @@
 // `npm run screenshots -w daemon/dashboard`: the UI guide's screenshots, taken from the real app
-// on a real daemon (engine on, loopback only) with a small demo house, written as PNG to
-// content/docs/images/, made small with pngquant when it is installed (Debian: pngquant). Re-run
-// after a visible change to the dashboard and commit the images.
+// on a real daemon (engine on, loopback only) with the realistic house of the e2e tests
+// (e2e/harness/realistic-house.ts: 8 sources, 10 sinks, 8 routes, two groups, a tone playing), at
+// 1440x900 (light and dark) and 390x844 (phone), written as PNG to content/docs/images/, made
+// small with pngquant when it is installed (Debian: pngquant), else with a 128-colour palette by
+// ffmpeg (under 80 KB each). The run fails, before writing a picture, when the page is wider than
+// its window (a broken layout is never committed). Re-run after a visible change to the
+// dashboard and commit the images.
 import { execFileSync } from 'node:child_process';
-import { createSocket, type Socket } from 'node:dgram';
-import { mkdirSync } from 'node:fs';
+import { createSocket } from 'node:dgram';
+import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
-import { receivers, sendScream } from '../e2e/harness/audio';
-import { type Running, ready, start } from '../e2e/harness/dashboard';
+import { ready, start } from '../e2e/harness/dashboard';
+import {
+  type RealisticHouse,
+  realisticHouse,
+  realisticSourceIp,
+} from '../e2e/harness/realistic-house';
 
 const out = fileURLToPath(new URL('../../../content/docs/images/', import.meta.url));
 mkdirSync(out, { recursive: true });
 
-async function shoot(page: Page, name: string, part?: Locator) {
-  // Two statistics messages (one a second): every chip has settled.
-  await page.waitForTimeout(2200);
-  const file = `${out}${name}.png`;
-  await (part ?? page).screenshot({ path: file });
+/** Fails when the page is wider than its window (horizontal overflow: a broken layout). */
+async function assertNoOverflow(page: Page, name: string) {
+  const { wide, window } = await page.evaluate(() => ({
+    wide: document.documentElement.scrollWidth,
+    window: document.documentElement.clientWidth,
+  }));
+  if (wide > window)
+    throw new Error(`${name}: the page is ${wide} px wide in a ${window} px window (overflow)`);
+}
+
+/** Makes a PNG small: pngquant when installed, else ffmpeg's 128-colour palette (kept only when
+ * smaller). */
+function shrink(file: string) {
   try {
     execFileSync('pngquant', [
       '--force',
@@ -28,12 +44,38 @@ async function shoot(page: Page, name: string, part?: Locator) {
       file,
       file,
     ]);
+    return;
   } catch (error) {
     // Not installed (ENOENT), or the result would not be smaller (98) or good enough (99).
     const { code, status } = error as NodeJS.ErrnoException & { status?: number };
     if (code !== 'ENOENT' && status !== 98 && status !== 99) throw error;
+    if (code !== 'ENOENT') return;
   }
-  console.log(`wrote content/docs/images/${name}.png`);
+  const smaller = `${file}.palette.png`;
+  execFileSync('ffmpeg', [
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    file,
+    '-vf',
+    'split[a][b];[a]palettegen=max_colors=128:stats_mode=full[p];[b][p]paletteuse=dither=none',
+    smaller,
+  ]);
+  if (statSync(smaller).size < statSync(file).size) renameSync(smaller, file);
+  else rmSync(smaller);
+}
+
+async function shoot(page: Page, name: string, part?: Locator) {
+  // Two statistics messages (one a second): every chip has settled.
+  await page.waitForTimeout(2200);
+  await assertNoOverflow(page, name);
+  const file = `${out}${name}.png`;
+  await (part ?? page).screenshot({ path: file });
+  shrink(file);
+  console.log(
+    `wrote content/docs/images/${name}.png (${Math.round(statSync(file).size / 1024)} KB)`,
+  );
 }
 
 /** A chord (A minor over two octaves) with a little noise, for the visualizer's picture. */
@@ -61,105 +103,20 @@ async function sendChord(port: number, from: string): Promise<() => void> {
   };
 }
 
-async function demo(run: Running, receivers: Socket[]) {
-  const sinks = [
-    { name: 'Living Room', channel_layout: 'stereo' },
-    { name: 'Kitchen', volume: 0.5 },
-    { name: 'Office', protocol: 'rtp', bit_depth: 24 },
-    { name: 'Patio', enabled: false },
-  ];
-  for (const [i, sink] of sinks.entries()) {
-    await run.api('POST', '/sinks', {
-      ip: '127.0.0.1',
-      port: receivers[i]!.address().port,
-      ...sink,
-    });
-  }
-  await run.api('POST', '/sinks', {
-    name: 'Downstairs',
-    is_group: true,
-    group_members: ['Living Room', 'Kitchen'],
-  });
-  await run.api('POST', '/sources', { name: 'Desktop PC', ip: '127.0.2.1', vnc_ip: '127.0.2.1' });
-  await run.api('POST', '/sources', {
-    name: 'Turntable',
-    ip: '127.0.2.2',
-    rtp: { port: 40002, format: 'L24', sample_rate: 96000 },
-  });
-  await run.api('POST', '/sources', { name: 'TV', ip: '127.0.2.3', volume: 0.7 });
-  await run.api('POST', '/routes', {
-    name: 'Desktop PC to Downstairs',
-    source: 'Desktop PC',
-    sink: 'Downstairs',
-  });
-  await run.api('POST', '/routes', {
-    name: 'Turntable to Office',
-    source: 'Turntable',
-    sink: 'Office',
-    volume: 0.8,
-  });
-  await run.api('POST', '/routes', {
-    name: 'TV to Living Room',
-    source: 'TV',
-    sink: 'Living Room',
-    enabled: false,
-  });
-  await run.api('POST', '/routes', { name: 'TV to Patio', source: 'TV', sink: 'Patio' });
-  await run.api('POST', '/sinks/Kitchen/equalizer', {
-    b1: 1.3,
-    b2: 1.2,
-    b3: 1.1,
-    b4: 1,
-    b5: 1,
-    b6: 1,
-    b7: 1,
-    b8: 1,
-    b9: 1,
-    b10: 1,
-    b11: 1,
-    b12: 1,
-    b13: 1,
-    b14: 1.05,
-    b15: 1.1,
-    b16: 1.15,
-    b17: 1.2,
-    b18: 1.2,
-  });
-  const ids = (
-    (await run.api('GET', '/api/config')).body as {
-      config: {
-        sinks: { name: string; config_id: string }[];
-        sources: { name: string; config_id: string }[];
-      };
-    }
-  ).config;
-  const id = (list: { name: string; config_id: string }[], name: string) =>
-    list.find((e) => e.name === name)!.config_id;
-  await run.api('PUT', '/api/favorites', {
-    favorites: [id(ids.sources, 'Desktop PC'), id(ids.sinks, 'Kitchen')],
-  });
-}
-
-const sinks = await receivers(4);
+const DESKTOP = { width: 1440, height: 900 };
 const run = await start();
+let house: RealisticHouse | undefined;
 let stop = () => {};
 try {
-  const first = await run.open('/', { width: 1280, height: 720 });
+  const first = await run.open('/', DESKTOP);
   await first.page.getByText('No sources yet.').waitFor();
   await shoot(first.page, 'dashboard-first-run');
   await first.context.close();
 
-  await demo(run, sinks);
-  const stats = (await run.api('GET', '/api/stats')).body as {
-    engine: { ports: { scream: number[] } };
-  };
-  // The Desktop PC's address, and a sender nobody added (the banner).
-  stop = await sendScream(stats.engine.ports.scream[0]!, ['127.0.2.1', '127.0.2.9']);
+  house = await realisticHouse(run);
   for (const theme of ['light', 'dark'] as const) {
-    const { page, context } = await run.open('/', { width: 1280, height: 800, theme });
+    const { page, context } = await run.open('/', { ...DESKTOP, theme });
     await ready(page);
-    await page.getByRole('button', { name: 'Desktop PC', exact: true }).click();
-    await page.getByText('Audio arriving from 127.0.2.9').waitFor();
     await page.waitForFunction(() =>
       Array.from(document.querySelectorAll('.chip')).some((c) =>
         c.textContent?.startsWith('playing'),
@@ -169,32 +126,38 @@ try {
     await shoot(page, `dashboard-desktop-${theme}`);
     await context.close();
   }
-  const phone = await run.open('/', { width: 375, height: 812 });
+  const phone = await run.open('/', { width: 390, height: 844 });
   await ready(phone.page);
   await shoot(phone.page, 'dashboard-phone');
   await phone.context.close();
 
-  // The visualizer: the Desktop PC playing a chord on the Downstairs sinks, as a spectrum.
-  stop();
-  const stopChord = await sendChord(stats.engine.ports.scream[0]!, '127.0.2.1');
-  stop = stopChord;
+  // The visualizer: the Desk PC playing a chord on the Office sink, as a spectrum.
+  house.stopTone();
+  stop = await sendChord(house.screamPort, realisticSourceIp('Desk PC'));
   for (const [style, presses] of [
     ['spectrum', 1],
     ['waveform', 0],
   ] as const) {
-    const viz = await run.open('/', { width: 1280, height: 800 });
+    const viz = await run.open('/', DESKTOP);
     await ready(viz.page);
-    await viz.page.getByRole('button', { name: 'Desktop PC', exact: true }).click();
+    await viz.page.getByRole('button', { name: 'Desk PC', exact: true }).click();
     await viz.page.mouse.move(0, 0);
     for (let i = 0; i < presses; i++) await viz.page.keyboard.press('h');
     const section = viz.page.locator('section.visualizer');
     await section.scrollIntoViewIfNeeded();
-    await viz.page.getByText(/Living Room: -\d+\.\d dB/).waitFor();
+    await viz.page.getByText(/Office: -\d+\.\d dB/).waitFor();
     await shoot(viz.page, `dashboard-visualizer-${style}`, section);
     await viz.context.close();
   }
 
-  await run.api('POST', '/routes/Desktop%20PC%20to%20Downstairs/equalizer', {
+  // The equalizer of a route into a group, one of whose sinks has its own: two paths.
+  const kitchen = [1.3, 1.2, 1.1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1.05, 1.1, 1.15, 1.2, 1.2];
+  await run.api(
+    'POST',
+    '/sinks/Kitchen/equalizer',
+    Object.fromEntries(kitchen.map((gain, i) => [`b${i + 1}`, gain])),
+  );
+  await run.api('POST', '/routes/TV%20to%20Downstairs/equalizer', {
     b1: 1.6,
     b2: 1.5,
     b3: 1.35,
@@ -214,9 +177,9 @@ try {
     b17: 1.4,
     b18: 1.4,
   });
-  const eq = await run.open('/', { width: 1280, height: 800 });
+  const eq = await run.open('/', DESKTOP);
   await ready(eq.page);
-  await eq.page.getByRole('button', { name: 'Actions for Desktop PC to Downstairs' }).click();
+  await eq.page.getByRole('button', { name: 'Actions for TV to Downstairs' }).click();
   await eq.page.getByRole('menuitem', { name: 'Equalizer' }).click();
   await eq.page.getByRole('dialog').getByRole('slider').first().waitFor();
   await eq.page.getByTestId('eq-curve').waitFor();
@@ -224,6 +187,6 @@ try {
   await eq.context.close();
 } finally {
   stop();
-  for (const r of sinks) r.close();
+  house?.stop();
   await run.close();
 }

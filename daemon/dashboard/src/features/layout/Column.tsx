@@ -1,7 +1,9 @@
 // One panel (Sources, Routes or Sinks): its favorites pinned on top in their dragged order, then
 // the rest. On a phone the panel is a collapsible section. The search hides the cards that do not
 // match rather than unmounting them: bringing 112 cards back (sliders, switches, meters) took
-// up to 0.5 s a key at 32x16x64 (npm run bench -- dashboard), showing them again is a style change.
+// up to 0.5 s a key at 32x16x64 (npm run bench -- dashboard). A hidden card's item keeps its
+// style and layout, skipped (`.cards > li[hidden]` in cards.css), so showing it again costs
+// neither.
 import { rectSortingStrategy, SortableContext, useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { type ReactNode, useId, useState } from 'react';
