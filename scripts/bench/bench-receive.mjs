@@ -19,7 +19,7 @@
 //     reaches its monitor when the server mixes it, so the figure is packet in -> mixed by the
 //     server (the receiver's jitter buffer, its ring, and the stream's -t buffer).
 //   - CPU: the receiver process's CPU time (/proc/PID/stat) over the wall time of the marker run,
-//     as % of one core.
+//     as % of one core, and over 3 s before any sender (nothing to play); with its busiest thread.
 // The Scream Unix receiver (the one content/docs/linux-receiver.mdx installs): the docs quote no
 // latency or CPU figure for it (only its -t target latency option, default 50 ms), so there is no
 // reference figure and ours print alone. Receiver options: -u -t 50 (defaults otherwise).
@@ -29,7 +29,7 @@
 // pulseaudio-utils) and builds target/release/tributary-receive when it is missing.
 import { spawn, spawnSync } from 'node:child_process';
 import dgram from 'node:dgram';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -162,11 +162,29 @@ function latencies(rec, sent) {
   );
 }
 
-/** utime + stime of a process, in seconds. */
+const TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim());
+/** utime + stime of a /proc stat line, in seconds. */
+const statSeconds = (text) => {
+  const fields = text.split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
+};
+/** The process's CPU seconds, and each thread's by name. */
 function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const ticks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim());
-  return (Number(fields[11]) + Number(fields[12])) / ticks;
+  const threads = {};
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    const name = readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim();
+    threads[name] =
+      (threads[name] ?? 0) + statSeconds(readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8'));
+  }
+  return { total: statSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8')), threads };
+}
+/** % of one core between two cpuSeconds over `wallMs`: the process's, and its busiest thread's. */
+function cpuPercent(a, b, wallMs) {
+  const pct = (x) => (x / (wallMs / 1000)) * 100;
+  const [name, secs] = Object.entries(b.threads)
+    .map(([n, v]) => [n, v - (a.threads[n] ?? 0)])
+    .sort((x, y) => y[1] - x[1])[0];
+  return { total: pct(b.total - a.total), busiest: `${name} ${pct(secs).toFixed(1)} %` };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'trib-bench-receive-'));
@@ -267,12 +285,17 @@ try {
   const rxLines = [];
   rx.stderr.setEncoding('utf8');
   rx.stderr.on('data', (d) => rxLines.push(...d.split('\n').filter(Boolean)));
+  // Its CPU before any sender: 3 s with nothing to play.
   await sleep(700);
+  const idle0 = cpuSeconds(rx.pid);
+  const idleWall = performance.now();
+  await sleep(3000);
+  const idle = cpuPercent(idle0, cpuSeconds(rx.pid), performance.now() - idleWall);
   const udp = dgram.createSocket('udp4');
   await new Promise((resolve) => udp.bind(0, '127.0.0.1', resolve));
   // CPU over the run after the warm-up (the sender heard, the stream playing).
-  let cpu0 = 0;
-  let wall0 = 0;
+  let cpu0 = cpuSeconds(rx.pid);
+  let wall0 = performance.now();
   const warm = setTimeout(() => {
     cpu0 = cpuSeconds(rx.pid);
     wall0 = performance.now();
@@ -281,21 +304,21 @@ try {
     udp.send(screamPacket(frames), port, '127.0.0.1'),
   );
   clearTimeout(warm);
-  const cpu = ((cpuSeconds(rx.pid) - cpu0) / ((performance.now() - wall0) / 1000)) * 100;
+  const cpu = cpuPercent(cpu0, cpuSeconds(rx.pid), performance.now() - wall0);
   await sleep(700);
   const rxLat = latencies(rec, got.sent);
   udp.close();
   rx.kill('SIGTERM');
   rec.child.kill();
   const lastLine = rxLines.filter((l) => l.includes('card:')).at(-1) ?? '(no -v line)';
-  report(refLat, ref, rxLat, got, cpu, lastLine);
+  report(refLat, ref, rxLat, got, cpu, idle, lastLine);
 } finally {
   cleanup();
 }
 bench.finish();
 
 /** Records and prints the figures. */
-function report(refLat, ref, rxLat, got, cpu, lastLine) {
+function report(refLat, ref, rxLat, got, cpu, idle, lastLine) {
   const p = (v, q) => percentile(v, q);
   const refP50 = p(refLat.latencies, 50);
   const added = rxLat.latencies.map((l) => l - refP50);
@@ -316,7 +339,12 @@ function report(refLat, ref, rxLat, got, cpu, lastLine) {
   f('markers', rxLat.latencies.length, 'count', { digits: 0 });
   f('markers_missed', rxLat.missed, 'count', { digits: 0 });
   f('reference_markers', refLat.latencies.length, 'count', { digits: 0 });
-  f('cpu_percent', cpu, '% of one core', { label: 'receiver process CPU, 48 kHz stereo Scream' });
+  f('cpu_percent', cpu.total, '% of one core', {
+    label: 'receiver process CPU, 48 kHz stereo Scream',
+  });
+  f('idle_cpu_percent', idle.total, '% of one core', {
+    label: 'receiver process CPU before any sender (nothing to play)',
+  });
   f('sender_late_p99_ms', p(got.late, 99), 'ms', {
     digits: 2,
     label: "this script's Scream sender: packets sent late against their schedule, p99",
@@ -335,7 +363,10 @@ function report(refLat, ref, rxLat, got, cpu, lastLine) {
   console.log(
     `  added latency (minus the recorder path's median): p50 ${ms(p(added, 50))}, p99 ${ms(p(added, 99))}`,
   );
-  console.log(`  receiver CPU: ${cpu.toFixed(1)} % of one core (process CPU time / wall)`);
+  console.log(
+    `  receiver CPU (process CPU time / wall): ${cpu.total.toFixed(1)} % of one core playing ` +
+      `(busiest thread: ${cpu.busiest}), ${idle.total.toFixed(1)} % before any sender (${idle.busiest})`,
+  );
   console.log(
     `  this script's sender, packets late against their 6 ms schedule: p99 ${p(got.late, 99).toFixed(2)} ms ` +
       `(pacat run: ${p(ref.late, 99).toFixed(2)} ms)`,
