@@ -14,8 +14,9 @@
 //     30 ms after it are written (its stream runs dry between markers and starts again from its
 //     prebuffer), so no backlog builds up in pacat's pipe. The added latency printed is the
 //     receiver's figure minus that reference's median.
-//   - A marker's time in the recording is the arrival of the first parec read that holds it (late
-//     by up to one read, about 10 ms, in both runs). The null sink has no device buffer: a frame
+//   - A marker's time in the recording is the arrival of the first parec read that holds it: late
+//     by up to one read (about 10 ms) in the receiver's continuous stream, so the added latency may
+//     overstate by that much; pacat's markers start a dry stream and arrive at once (under 2 ms). The null sink has no device buffer: a frame
 //     reaches its monitor when the server mixes it, so the figure is packet in -> mixed by the
 //     server (the receiver's jitter buffer, its ring, and the stream's -t buffer).
 //   - CPU: the receiver process's CPU time (/proc/PID/stat) over the wall time of the marker run,
