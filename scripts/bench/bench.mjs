@@ -20,6 +20,11 @@ const benches = [
     what: 'audio engine end to end on loopback: latency, send cadence vs GStreamer, CPU',
   },
   {
+    name: 'receive',
+    script: 'bench-receive.mjs',
+    what: 'tributary receive -o pulse: added latency from a Scream packet to the sound server (p50/p99), CPU',
+  },
+  {
     name: 'streams',
     script: 'bench-streams.mjs',
     what: 'MP3 encoder vs the lame CLI and ffmpeg libmp3lame, Opus vs ffmpeg libopus; 1 vs 50 stream listeners, time to first byte',

@@ -28,6 +28,8 @@ const QUOTING = {
   'content/docs/configuration.mdx': ['native'],
   'content/docs/mp3-stream.mdx': ['streams'],
   'content/docs/webrtc.mdx': ['streams'],
+  'content/docs/linux-receiver.mdx': ['receive'],
+  'native/receive/README.md': ['receive'],
   'native/README.md': ['engine', 'native'],
   'daemon/README.md': ['solver'],
 };
