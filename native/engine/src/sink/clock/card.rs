@@ -8,6 +8,9 @@ use crate::sink::output::card::CardShared;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// How often a card whose next read is overdue is looked at.
+pub const STALLED_POLL: Duration = Duration::from_millis(1);
+
 /// When a card sink's renders are due: when its card needs them.
 pub struct CardClock {
     shared: Arc<CardShared>,
@@ -37,15 +40,25 @@ impl SinkClock for CardClock {
     }
 
     /// Now-or-past while the ring is below its low mark; otherwise when it will be, at the
-    /// card's nominal rate.
+    /// card's nominal rate, and not before the card's next read is due: the card takes a chunk
+    /// at a time, so between its reads the level stands still and waking changes nothing (a
+    /// deadline from the level alone woke the engine about 12,000 times a second while the level
+    /// stood a few frames above the mark). A card that stopped reading is looked at every
+    /// [`STALLED_POLL`].
     fn deadline(&self) -> Instant {
         let queued = self.shared.queued_frames();
         let low = self.shared.low_frames();
         if queued < low {
             return self.last;
         }
+        let now = Instant::now();
         let frames = (queued - low + 1) as f64;
-        Instant::now() + Duration::from_secs_f64(frames / f64::from(self.shared.rate))
+        let nominal = now + Duration::from_secs_f64(frames / f64::from(self.shared.rate));
+        let next_read = match self.shared.next_read_due() {
+            Some(due) if due > now => due,
+            _ => now + STALLED_POLL,
+        };
+        nominal.max(next_read)
     }
 
     /// Counts the render; a pulled clock is never late and never skips (the card asks for
@@ -107,5 +120,47 @@ mod tests {
         let mut taken = [0.0f32; 960];
         assert_eq!(card.read_into(&mut taken), 960);
         assert!(clock.deadline() <= now);
+    }
+
+    #[test]
+    fn a_level_just_over_the_mark_waits_for_the_cards_next_read() {
+        // Low mark 10 ms (480 frames); the card reads 5 ms (240 frames) at a time.
+        let card = Card::register(2, 48_000, 100.0, 10.0);
+        let spec = SinkSpec::new(
+            &card.id,
+            SinkProtocol::Card,
+            48_000,
+            16,
+            ChannelLayout::STEREO,
+        );
+        let mut out = CardOutput::new(&spec, 0).unwrap();
+        let clock = CardClock::new(card.shared.clone(), Instant::now(), out.period());
+        for _ in 0..3 {
+            out.take(Mixed::Silence(240));
+        }
+        // 720 queued; the card takes 230: 490, 11 frames (0.23 ms) over the mark.
+        let mut chunk = [0.0f32; 460];
+        assert_eq!(card.read_into(&mut chunk), 460);
+        let read_at = Instant::now();
+        let due = clock.deadline();
+        // Not 0.23 ms from now: three quarters of the card's 230-frame read after it (3.6 ms).
+        assert!(
+            due >= read_at + Duration::from_micros(3500),
+            "due {:?} after the read",
+            due.saturating_duration_since(read_at)
+        );
+        assert!(due <= Instant::now() + Duration::from_micros(3700));
+        // A card that stopped reading: looked at every STALLED_POLL, not 0.23 ms.
+        std::thread::sleep(Duration::from_millis(4));
+        let before = Instant::now();
+        let due = clock.deadline();
+        assert!(
+            due >= before + STALLED_POLL,
+            "{:?}",
+            due.saturating_duration_since(before)
+        );
+        // Below the mark: due at once, whatever the reads.
+        assert_eq!(card.read_into(&mut chunk), 460);
+        assert!(clock.deadline() <= Instant::now());
     }
 }

@@ -15,7 +15,7 @@ use crate::sink::output::transport::{SendContext, Transport};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::{Arc, Mutex, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Frames the engine renders per tick of a card sink: 5 ms at 48 kHz.
 const PERIOD_MS: f64 = 5.0;
@@ -29,6 +29,12 @@ pub struct CardShared {
     low_frames: AtomicUsize,
     /// Renders the engine could not write because the ring was full (each dropped).
     pub overflows: AtomicU64,
+    /// The card's last read that took frames, in ns after `epoch` (0: none yet), and how many
+    /// frames it asked for: the card reads a chunk at a time, so the ring's level only falls
+    /// then ([`CardShared::next_read_due`]).
+    epoch: Instant,
+    last_read_ns: AtomicU64,
+    last_read_frames: AtomicUsize,
 }
 
 impl CardShared {
@@ -39,6 +45,19 @@ impl CardShared {
 
     pub fn low_frames(&self) -> usize {
         self.low_frames.load(Relaxed)
+    }
+
+    /// When the card's next read is due: three quarters of its last read's length after that
+    /// read (reads come a chunk or a device period apart, give or take their thread's wake-up),
+    /// or `None` before the first read.
+    pub fn next_read_due(&self) -> Option<Instant> {
+        let at = self.last_read_ns.load(Relaxed);
+        if at == 0 {
+            return None;
+        }
+        let frames = self.last_read_frames.load(Relaxed) as f64;
+        let chunk = Duration::from_secs_f64(0.75 * frames / f64::from(self.rate));
+        Some(self.epoch + Duration::from_nanos(at) + chunk)
     }
 
     /// Keeps at least `frames` queued from now on (a device that asks for more at a time than
@@ -72,6 +91,9 @@ impl Card {
             rate,
             low_frames: AtomicUsize::new(frames(low_ms)),
             overflows: AtomicU64::new(0),
+            epoch: Instant::now(),
+            last_read_ns: AtomicU64::new(0),
+            last_read_frames: AtomicUsize::new(0),
         });
         let id = format!("card-{}", NEXT_ID.fetch_add(1, Relaxed));
         let mut cards = CARDS.lock().unwrap_or_else(|e| e.into_inner());
@@ -80,9 +102,19 @@ impl Card {
         Card { id, shared }
     }
 
-    /// Moves up to `out.len()` interleaved samples into `out`; returns how many.
+    /// Moves up to `out.len()` interleaved samples into `out`; returns how many. A read that
+    /// took frames is noted (when, and how many were asked for) for the sink's clock.
     pub fn read_into(&self, out: &mut [f32]) -> usize {
-        self.shared.ring.read_into(out)
+        let shared = &self.shared;
+        let got = shared.ring.read_into(out);
+        if got > 0 {
+            let ns = shared.epoch.elapsed().as_nanos().max(1) as u64;
+            shared.last_read_ns.store(ns, Relaxed);
+            shared
+                .last_read_frames
+                .store(out.len() / shared.channels, Relaxed);
+        }
+        got
     }
 
     fn find(id: &str) -> Option<Arc<CardShared>> {
