@@ -21,7 +21,11 @@ export const builtFeatures: readonly BuiltFeature[] = [
   { name: 'the 18-band equalizer', terms: /\bequali[sz]er\b/i },
   { name: 'tributary render', terms: /\btributary render\b/i },
   { name: 'tributary receive (PulseAudio/PipeWire)', terms: /\btributary receive\b/i },
-  { name: 'tributary send (PulseAudio/PipeWire)', terms: /\btributary send\b/i },
+  { name: 'tributary send (PulseAudio/PipeWire, ALSA, JACK)', terms: /\btributary send\b/i },
+  {
+    name: 'ALSA and JACK capture (tributary send -i alsa|jack)',
+    terms: /\b(ALSA|JACK) capture\b/i,
+  },
   {
     name: 'the user units of tributary receive and send (--install-unit)',
     terms: /--install-unit\b|\buser units?\b/i,

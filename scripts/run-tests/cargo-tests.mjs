@@ -37,6 +37,7 @@ export const SOUND_SERVERS = [
   'native/send send_pulse',
   'native/send send_engine',
   'native/receive alsa_jack',
+  'native/send send_alsa_jack',
 ];
 
 /**

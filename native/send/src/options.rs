@@ -1,6 +1,6 @@
 //! The command line of `tributary send`: where to send (`-h/--host`, `-p/--port`), how
-//! (`-P rtp|scream`, `-r` rate, `-c` channels), what to capture (`-d` PulseAudio source) and
-//! `-v`; a bad value is an error naming the option and the rule. `-h` is the host, as in the
+//! (`-P rtp|scream`, `-r` rate, `-c` channels), what to capture (`-i pulse|alsa|jack`, `-d` the
+//! PulseAudio source or ALSA device) and `-v`; a bad value is an error naming the option and the rule. `-h` is the host, as in the
 //! Scream senders; help is `--help`.
 
 use crate::packetiser::{Packetiser, Protocol, RtpStart};
@@ -13,25 +13,37 @@ pub const DEFAULT_SCREAM_PORT: u16 = 4010;
 pub const USAGE: &str = "\
 Usage: tributary send -h HOST [options]
 
-Captures audio from this machine's PulseAudio or PipeWire (pipewire-pulse) and sends it to a
-Tributary server as RTP (L16) or Scream, one packet of at most 1152 bytes of audio each time the
-sound server delivers one (6 ms at 48 kHz 16-bit stereo).
+Captures audio from this machine's PulseAudio or PipeWire (pipewire-pulse), an ALSA device or
+JACK and sends it to a Tributary server as RTP (L16) or Scream, one packet of at most 1152 bytes
+of audio each time the input has delivered one (6 ms at 48 kHz 16-bit stereo).
 
   -h, --host HOST       the Tributary server's address or name (required)
   -p, --port PORT       UDP port (default 40000 for RTP, 4010 for Scream)
   -P, --protocol PROTO  rtp (L16, big-endian; the default) or scream (16-bit little-endian)
   -r, --rate HZ         sample rate (default 48000; Scream: 44100 or 48000 times 1 to 8)
   -c, --channels N      channels, 1-8 (default 2)
-  -d, --device SOURCE   PulseAudio source to capture (default: the server's default source);
-                        a sink's output is its monitor, e.g. alsa_output.pci-0000_00_1b.0.analog-stereo.monitor
-  -n, --name NAME       PulseAudio stream name (default: Tributary sender)
+  -i, --input API       pulse (PulseAudio or PipeWire; the default), alsa or jack
+  -d, --device DEVICE   pulse: the source to capture (default: the server's default source); a
+                        sink's output is its monitor, e.g. alsa_output.pci-0000_00_1b.0.analog-stereo.monitor
+                        alsa: the capture device (default: default), e.g. hw:CARD=Device,DEV=0
+                        (arecord -L lists them); jack: not used (the system's capture ports)
+  -n, --name NAME       PulseAudio stream name, or JACK client name (NAME_in) (default: Tributary sender)
   -v, --verbose         once a second: packets sent, send errors, what the sound server holds
+                        (alsa, jack: overruns, frames lost when the sender fell behind)
       --no-sap          do not announce the RTP stream with SAP (by default it is announced to
                         224.2.127.254:9875 every 5 s, and deleted on exit)
       --help            this help
 
-The PulseAudio server is the one PULSE_SERVER names, else the session's. 16-bit only; ALSA and
-JACK capture are not built yet.";
+The PulseAudio server is the one PULSE_SERVER names, else the session's; the JACK server the one
+JACK_DEFAULT_SERVER names (never started by the sender). 16-bit on the wire only.";
+
+/// Where the audio comes from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Input {
+    Pulse,
+    Alsa,
+    Jack,
+}
 
 /// Parsed options.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,7 +53,8 @@ pub struct Options {
     pub protocol: Protocol,
     pub rate: u32,
     pub channels: u8,
-    /// The PulseAudio source; `None`: the server's default.
+    pub input: Input,
+    /// The PulseAudio source or the ALSA device; `None`: the default.
     pub device: Option<String>,
     pub stream_name: String,
     pub verbose: bool,
@@ -66,6 +79,7 @@ pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Parsed, String> {
         protocol: Protocol::Rtp,
         rate: 48_000,
         channels: 2,
+        input: Input::Pulse,
         device: None,
         stream_name: "Tributary sender".into(),
         verbose: false,
@@ -88,6 +102,7 @@ pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Parsed, String> {
             "-P" | "--protocol" => 'P',
             "-r" | "--rate" => 'r',
             "-c" | "--channels" => 'c',
+            "-i" | "--input" => 'i',
             "-d" | "--device" => 'd',
             "-n" | "--name" => 'n',
             _ if arg.starts_with('-') => return Err(format!("{arg}: unknown option (see --help)")),
@@ -122,6 +137,14 @@ pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Parsed, String> {
                     .map_err(|_| bad("a sample rate in Hz, e.g. 48000"))?
             }
             'c' => o.channels = value.parse().map_err(|_| bad("a channel count, 1-8"))?,
+            'i' => {
+                o.input = match value {
+                    "pulse" => Input::Pulse,
+                    "alsa" => Input::Alsa,
+                    "jack" => Input::Jack,
+                    _ => return Err(bad("the input is pulse, alsa or jack")),
+                }
+            }
             'd' => o.device = Some(value.to_owned()),
             _ => o.stream_name = value.to_owned(),
         }
@@ -131,6 +154,12 @@ pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Parsed, String> {
         Protocol::Rtp => DEFAULT_RTP_PORT,
         Protocol::Scream => DEFAULT_SCREAM_PORT,
     });
+    if o.input == Input::Jack && o.device.is_some() {
+        return Err(
+            "-i jack -d: JACK capture takes no device (it connects to the system's capture ports)"
+                .into(),
+        );
+    }
     // The format must be one the protocol carries: say so now, naming the options.
     let start = RtpStart {
         ssrc: 0,
@@ -211,6 +240,9 @@ mod tests {
         assert_eq!(parse(&["--help"]).unwrap(), Parsed::Help);
         assert_eq!(parse(&["-h", "x", "--help"]).unwrap(), Parsed::Help);
         assert!(run(&["-h", "x"]).sap && !run(&["-h", "x", "--no-sap"]).sap);
+        assert_eq!(run(&["-h", "x"]).input, Input::Pulse);
+        assert_eq!(run(&["-h", "x", "-i", "alsa"]).input, Input::Alsa);
+        assert_eq!(run(&["-h", "x", "--input", "jack"]).input, Input::Jack);
     }
 
     #[test]
@@ -239,6 +271,14 @@ mod tests {
                 "-r 32000 -c 2: 32000 Hz: Scream carries 44100 or 48000 Hz times 1 to 8",
             ),
             (&["-h"], "-h: needs a value (see --help)"),
+            (
+                &["-h", "x", "-i", "oss"],
+                "-i oss: the input is pulse, alsa or jack",
+            ),
+            (
+                &["-h", "x", "-i", "jack", "-d", "hw:1"],
+                "-i jack -d: JACK capture takes no device (it connects to the system's capture ports)",
+            ),
             (&["-x"], "-x: unknown option (see --help)"),
             (&["server"], "server: not an option (see --help)"),
         ];

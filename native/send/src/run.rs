@@ -1,10 +1,12 @@
-//! The sender from start to stop: resolve the server, open the capture, then on a thread of its
-//! own read one payload, frame it, send it, as fast as the source produces audio and no faster;
+//! The sender from start to stop: resolve the server, open the input (PulseAudio, ALSA or JACK),
+//! then on a thread of its own read one payload, frame it, send it, as fast as the source produces audio and no faster;
 //! the main thread watches for SIGTERM/SIGINT (a clean stop), a capture that failed (an error)
 //! and prints the `-v` report.
 
 use crate::announce::{session_for, Announcer};
-use crate::capture::{Capture, CaptureSettings};
+use crate::capture::CaptureSettings;
+use crate::device_capture::DeviceStats;
+use crate::input::Opened;
 use crate::options::Options;
 use crate::pacer::Pacer;
 use crate::packetiser::{random_start, Packetiser, MAX_DATAGRAM};
@@ -61,8 +63,7 @@ pub fn run(o: &Options) -> Result<(), String> {
         crate::packetiser::Protocol::Scream => "Scream 16-bit".to_owned(),
     };
     let line = format!(
-        "send: capturing {} from PulseAudio, sending {what} {} Hz {} ch to {dest}, {} bytes ({packet_ms:.2} ms) a packet",
-        o.device.as_deref().unwrap_or("the default source"),
+        "sending {what} {} Hz {} ch to {dest}, {} bytes ({packet_ms:.2} ms) a packet",
         o.rate,
         o.channels,
         packetiser.payload_len(),
@@ -80,7 +81,8 @@ pub fn run(o: &Options) -> Result<(), String> {
     };
     let stop = Arc::new(AtomicBool::new(false));
     let stats = Arc::new(SendStats::default());
-    let sender = start(
+    let (sender, capturing, device) = start(
+        o.input,
         settings,
         packetiser,
         socket,
@@ -88,7 +90,7 @@ pub fn run(o: &Options) -> Result<(), String> {
         stop.clone(),
         stats.clone(),
     )?;
-    eprintln!("{line}");
+    eprintln!("send: capturing {capturing}, {line}");
     let announcer = match announced.map(|s| s.and_then(Announcer::start)) {
         Some(Ok(a)) => {
             eprintln!(
@@ -109,12 +111,25 @@ pub fn run(o: &Options) -> Result<(), String> {
     while !signals::stop_requested() && !sender.is_finished() {
         if o.verbose && Instant::now() >= next_report {
             next_report += Duration::from_secs(1);
-            eprintln!(
-                "send: {} packets, {} send errors, PulseAudio latency {:.1} ms",
-                stats.packets.load(Relaxed),
-                stats.send_errors.load(Relaxed),
-                stats.latency_us.load(Relaxed) as f64 / 1000.0
-            );
+            match &device {
+                None => eprintln!(
+                    "send: {} packets, {} send errors, PulseAudio latency {:.1} ms",
+                    stats.packets.load(Relaxed),
+                    stats.send_errors.load(Relaxed),
+                    stats.latency_us.load(Relaxed) as f64 / 1000.0
+                ),
+                Some(d) => eprintln!(
+                    "send: {} packets, {} send errors, {} frames captured, {} overruns ({} frames \
+                     lost), {} device errors, device latency {:.1} ms",
+                    stats.packets.load(Relaxed),
+                    stats.send_errors.load(Relaxed),
+                    d.frames.load(Relaxed),
+                    d.overruns.load(Relaxed),
+                    d.frames_lost.load(Relaxed),
+                    d.device_errors.load(Relaxed),
+                    d.latency_us.load(Relaxed) as f64 / 1000.0
+                ),
+            }
         }
         std::thread::sleep(POLL);
     }
@@ -143,24 +158,33 @@ fn resolve(host: &str, port: u16) -> Result<SocketAddr, String> {
         .ok_or_else(|| format!("cannot resolve {host}: no address"))
 }
 
-/// Opens the capture on the sending thread (the stream stays on the thread that made it) and
+/// What [`start`] returns: the sending thread, what it captures (for the start line) and the
+/// device's counters (ALSA, JACK).
+type Started = (
+    JoinHandle<Result<(), String>>,
+    String,
+    Option<Arc<DeviceStats>>,
+);
+
+/// Opens the input on the sending thread (the stream stays on the thread that made it) and
 /// returns once it is open, or its error.
 fn start(
+    input: crate::options::Input,
     settings: CaptureSettings,
     packetiser: Packetiser,
     socket: UdpSocket,
     dest: SocketAddr,
     stop: Arc<AtomicBool>,
     stats: Arc<SendStats>,
-) -> Result<JoinHandle<Result<(), String>>, String> {
+) -> Result<Started, String> {
     let (opened, rx) = mpsc::channel();
     let thread = std::thread::Builder::new()
         .name("trib-send".into())
         .spawn(move || {
             raise_current_thread(PRIORITY);
-            let capture = match Capture::open(&settings) {
+            let mut capture = match Opened::open(input, &settings) {
                 Ok(c) => {
-                    let _ = opened.send(Ok(()));
+                    let _ = opened.send(Ok((c.describe(&settings), c.device_stats())));
                     c
                 }
                 Err(e) => {
@@ -169,39 +193,41 @@ fn start(
                 }
             };
             send_loop(
-                &capture,
+                &mut capture,
+                &settings,
                 packetiser,
                 &socket,
                 dest,
-                settings.rate,
                 &stop,
                 &stats,
             )
         })
         .map_err(|e| format!("cannot start the sending thread: {e}"))?;
     match rx.recv() {
-        Ok(Ok(())) => Ok(thread),
+        Ok(Ok((what, device))) => Ok((thread, what, device)),
         Ok(Err(e)) => Err(e),
         Err(_) => Err("the sending thread ended at once".into()),
     }
 }
 
-/// One packet per read: the read returns when the source has produced a payload's worth.
+/// One packet per read: the read returns when the input has produced a payload's worth.
 fn send_loop(
-    capture: &Capture,
+    capture: &mut Opened,
+    settings: &CaptureSettings,
     mut packetiser: Packetiser,
     socket: &UdpSocket,
     dest: SocketAddr,
-    rate: u32,
     stop: &AtomicBool,
     stats: &SendStats,
 ) -> Result<(), String> {
     let mut packet = [0u8; MAX_DATAGRAM];
     let mut last_error: Option<Instant> = None;
     let mut last_latency = Instant::now();
-    let mut pacer = Pacer::new(packetiser.frames_per_packet(), rate);
+    let mut pacer = Pacer::new(packetiser.frames_per_packet(), settings.rate);
     while !stop.load(Relaxed) {
-        capture.read(packetiser.payload_mut(&mut packet))?;
+        if !capture.read(packetiser.payload_mut(&mut packet), settings, stop)? {
+            break;
+        }
         let len = packetiser.finish(&mut packet);
         // Several packets' worth handed over at once leave spread out, not in a burst.
         let wait = pacer.wait(Instant::now());

@@ -175,8 +175,8 @@ fn jack_device(client: &str) -> Result<cpal::Device, OutputError> {
 }
 
 /// Whether cpal's error ends the stream: the JACK server stopped or changed its rate, the ALSA
-/// device is gone.
-fn fatal(text: &str) -> bool {
+/// device is gone. `tributary send`'s ALSA and JACK capture asks the same.
+pub fn fatal(text: &str) -> bool {
     [
         "shut down",
         "sample rate changed",
