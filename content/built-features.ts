@@ -20,7 +20,15 @@ export const builtFeatures: readonly BuiltFeature[] = [
   { name: 'media controls', terms: /\bmedia (controls|commands)\b/i },
   { name: 'the 18-band equalizer', terms: /\bequali[sz]er\b/i },
   { name: 'tributary render', terms: /\btributary render\b/i },
-  { name: 'tributary receive (PulseAudio/PipeWire)', terms: /\btributary receive\b/i },
+  { name: 'tributary receive (PulseAudio/PipeWire, ALSA, JACK)', terms: /\btributary receive\b/i },
+  {
+    name: 'ALSA and JACK output (tributary receive -o alsa|jack)',
+    terms: /\b(ALSA|JACK) (output|playback)\b/i,
+  },
+  {
+    name: 'the receiver found over mDNS (tributary receive advertises itself)',
+    terms: /\breceiver\b[^.]*\b(advertis|announc)/i,
+  },
   { name: 'tributary send (PulseAudio/PipeWire, ALSA, JACK)', terms: /\btributary send\b/i },
   {
     name: 'ALSA and JACK capture (tributary send -i alsa|jack)',
