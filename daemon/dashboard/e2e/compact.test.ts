@@ -2,7 +2,8 @@
 // entries groups) and tones playing, every card is compact (a source or sink about 80 px: name,
 // state, meter, volume, mute) and all 26 are wholly visible at 1440x900 without scrolling; the
 // telemetry is behind each card's Details; a group's card expands to its members' meters. At
-// 1440x900 and 1280x800 nothing scrolls or sticks out sideways, and axe finds nothing on the cards.
+// 1440x900 and 1280x800 nothing scrolls or sticks out sideways, and axe finds nothing on the cards
+// (light and dark).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -104,7 +105,12 @@ describe('compact cards', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.waitForFunction(() => window.innerWidth === 1280);
     await noOverflow(page, 'cards at 1280x800');
-    assert.deepEqual(errors, []);
+    // The dark theme's colours, axe clean too.
+    const dark = await run.open('/', { width: 1440, height: 900, theme: 'dark' });
+    await dark.page.locator('.chip[data-state="playing"]').first().waitFor();
+    assert.deepEqual(await axe(dark.page, 'cards 1440x900 dark'), []);
+    assert.deepEqual([...errors, ...dark.errors], []);
+    await dark.context.close();
   });
 
   test("Details opens a card's telemetry below it, by mouse or keyboard, and closes again", async () => {

@@ -4,7 +4,7 @@
 // stop, arrow keys, Space toggles a route through the API), switched to and remembered per
 // browser. The canvas records what it drew (data-lines, data-focus, data-full: the ids it stroked
 // at full opacity). The cards view of this house neither scrolls nor sticks out sideways at
-// 1440x900 and 1280x800, and axe finds nothing on it.
+// 1440x900 and 1280x800, and axe finds nothing on it (light and dark).
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:dgram';
 import { after, before, describe, test } from 'node:test';
@@ -81,7 +81,11 @@ describe('route lines with 64 routes', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.waitForFunction(() => window.innerWidth === 1280);
     await noOverflow(page, 'cards at 1280x800');
-    assert.deepEqual(errors, []);
+    const dark = await run.open('/', { width: 1440, height: 900, theme: 'dark' });
+    await dark.page.locator('.card-head .chip').first().waitFor();
+    assert.deepEqual(await axe(dark.page, 'cards 1440x900 dark'), []);
+    assert.deepEqual([...errors, ...dark.errors], []);
+    await dark.context.close();
   });
 });
 
