@@ -1,11 +1,15 @@
 // The house at a glance (issue 31, finding 2): with 8 sources, 10 sinks and 8 routes (two of the
 // entries groups) and tones playing, every card is compact (a source or sink about 80 px: name,
 // state, meter, volume, mute) and all 26 are wholly visible at 1440x900 without scrolling; the
-// telemetry is behind each card's Details; a group's card expands to its members' meters.
+// telemetry is behind each card's Details; a group's card expands to its members' meters. At
+// 1440x900 and 1280x800 nothing scrolls or sticks out sideways, and axe finds nothing on the cards
+// (light and dark).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { axe } from './harness/axe';
 import { type Running, ready, start } from './harness/dashboard';
+import { noOverflow } from './harness/overflow';
 import { type RealisticHouse, realisticHouse } from './harness/realistic-house';
 
 let run: Running;
@@ -44,7 +48,7 @@ function cards(page: Page) {
 }
 
 describe('compact cards', () => {
-  test('8 sources, 10 sinks and 8 routes are all in view at 1440x900, sources and sinks <= 90 px', async () => {
+  test('8 sources, 10 sinks and 8 routes are all in view at 1440x900, sources and sinks <= 90 px; no overflow at 1440 and 1280 px; axe clean', async () => {
     const { page, errors } = await run.open('/', { width: 1440, height: 900 });
     await ready(page);
     await page.getByRole('article', { name: 'Garage', exact: true }).waitFor();
@@ -95,7 +99,18 @@ describe('compact cards', () => {
       26,
       `not in view: ${hidden.map((c) => c.name).join(', ')}`,
     );
-    assert.deepEqual(errors, []);
+    await noOverflow(page, 'cards at 1440x900');
+    assert.deepEqual(await axe(page, 'cards 1440x900'), []);
+    // The same page at a smaller laptop's size.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForFunction(() => window.innerWidth === 1280);
+    await noOverflow(page, 'cards at 1280x800');
+    // The dark theme's colours, axe clean too.
+    const dark = await run.open('/', { width: 1440, height: 900, theme: 'dark' });
+    await dark.page.locator('.chip[data-state="playing"]').first().waitFor();
+    assert.deepEqual(await axe(dark.page, 'cards 1440x900 dark'), []);
+    assert.deepEqual([...errors, ...dark.errors], []);
+    await dark.context.close();
   });
 
   test("Details opens a card's telemetry below it, by mouse or keyboard, and closes again", async () => {

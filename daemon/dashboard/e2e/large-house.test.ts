@@ -3,7 +3,8 @@
 // or holding the focus, which are drawn in full; and the matrix view (sources x sinks, one tab
 // stop, arrow keys, Space toggles a route through the API), switched to and remembered per
 // browser. The canvas records what it drew (data-lines, data-focus, data-full: the ids it stroked
-// at full opacity).
+// at full opacity). The cards view of this house neither scrolls nor sticks out sideways at
+// 1440x900 and 1280x800, and axe finds nothing on it (light and dark).
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:dgram';
 import { after, before, describe, test } from 'node:test';
@@ -12,6 +13,7 @@ import { receivers, sendScream } from './harness/audio';
 import { axe } from './harness/axe';
 import { config, eventually, openDetails, type Running, ready, start } from './harness/dashboard';
 import { HOUSE, populate } from './harness/house';
+import { noOverflow } from './harness/overflow';
 
 let run: Running;
 let sockets: Socket[] = [];
@@ -45,7 +47,7 @@ async function routesOf(name: string) {
 }
 
 describe('route lines with 64 routes', () => {
-  test("only the hovered or focused card's routes are drawn in full, the others faint", async () => {
+  test("only the hovered or focused card's routes are drawn in full, the others faint; no overflow at 1440 and 1280 px; axe clean", async () => {
     const { page, errors } = await run.open('/', { width: 1440, height: 900 });
     await ready(page);
     await page.waitForFunction(
@@ -72,7 +74,18 @@ describe('route lines with 64 routes', () => {
     await eventually(async () => (await drawn(page)).focus, sink.id);
     assert.deepEqual((await drawn(page)).full, sink.ids, "Room 3's four routes in full");
     assert.equal(sink.ids.length, 4);
-    assert.deepEqual(errors, []);
+
+    // The cards view of 32 sources, 16 sinks and 64 routes, at 1440x900 and then 1280x800.
+    await noOverflow(page, 'cards at 1440x900');
+    assert.deepEqual(await axe(page, 'cards 1440x900'), []);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForFunction(() => window.innerWidth === 1280);
+    await noOverflow(page, 'cards at 1280x800');
+    const dark = await run.open('/', { width: 1440, height: 900, theme: 'dark' });
+    await dark.page.locator('.card-head .chip').first().waitFor();
+    assert.deepEqual(await axe(dark.page, 'cards 1440x900 dark'), []);
+    assert.deepEqual([...errors, ...dark.errors], []);
+    await dark.context.close();
   });
 });
 

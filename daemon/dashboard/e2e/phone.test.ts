@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { receivers, sendScream } from './harness/audio';
 import { type Running, ready, start } from './harness/dashboard';
+import { noOverflow } from './harness/overflow';
 
 let run: Running;
 let empty: Running;
@@ -74,36 +75,6 @@ const PHONES = [
   { width: 390, height: 844 },
   { width: 375, height: 812 },
 ];
-
-/** How far the page scrolls sideways, and the elements that stick out past the right edge. */
-function sideways(page: Page) {
-  return page.evaluate(() => {
-    const over = document.documentElement.scrollWidth - window.innerWidth;
-    const out = [...document.querySelectorAll('body *')]
-      .filter((e) => {
-        const r = e.getBoundingClientRect();
-        if (r.width === 0 || r.right <= window.innerWidth + 0.5) return false;
-        // Inside a box that scrolls or clips it (a command in its own scroller) it is not out.
-        for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
-          const clips = getComputedStyle(a).overflowX !== 'visible';
-          if (clips && a.getBoundingClientRect().right <= window.innerWidth + 0.5) return false;
-        }
-        return true;
-      })
-      .slice(0, 5)
-      .map(
-        (e) =>
-          `${e.tagName.toLowerCase()}.${e.className} (${Math.round(e.getBoundingClientRect().right)})`,
-      );
-    return { over, out };
-  });
-}
-
-async function noOverflow(page: Page, where: string) {
-  const { over, out } = await sideways(page);
-  assert.ok(over <= 0, `${where}: the page scrolls sideways by ${over} px: ${out.join(', ')}`);
-  assert.deepEqual(out, [], `${where}: sticks out on the right`);
-}
 
 /** Controls smaller than 44 x 44 px (a slider, switch or box in a label counts by its hit area). */
 function smallTargets(page: Page) {
