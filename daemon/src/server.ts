@@ -139,26 +139,41 @@ export async function serve({ settings, mediaCommandPort }: ServeOptions): Promi
     throw err;
   }
 
-  const apiPort = await choosePort(settings.host, settings.apiPort, 443, 8443, 'API_PORT', log);
-  await fastify.listen({ host: settings.host, port: apiPort });
-  const address = fastify.server.address();
-  const boundApi = typeof address === 'object' && address ? address.port : apiPort;
-  const apiUrl = `https://${urlHost(settings.host)}:${boundApi}`;
-
+  let boundApi: number;
   let redirect: Server | null = null;
   let httpUrl: string | null = null;
-  if (settings.httpPort !== null) {
-    const httpPort = await choosePort(settings.host, settings.httpPort, 80, 8080, 'HTTP_PORT', log);
-    redirect = createServer(redirectHandler(fastify, boundApi));
-    const server = redirect;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen({ host: settings.host, port: httpPort }, () => resolve());
-    });
-    const httpAddress = redirect.address();
-    const boundHttp = typeof httpAddress === 'object' && httpAddress ? httpAddress.port : httpPort;
-    httpUrl = `http://${urlHost(settings.host)}:${boundHttp}`;
+  try {
+    const apiPort = await choosePort(settings.host, settings.apiPort, 443, 8443, 'API_PORT', log);
+    await fastify.listen({ host: settings.host, port: apiPort });
+    const address = fastify.server.address();
+    boundApi = typeof address === 'object' && address ? address.port : apiPort;
+    if (settings.httpPort !== null) {
+      const httpPort = await choosePort(
+        settings.host,
+        settings.httpPort,
+        80,
+        8080,
+        'HTTP_PORT',
+        log,
+      );
+      const server = createServer(redirectHandler(fastify, boundApi));
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen({ host: settings.host, port: httpPort }, () => resolve());
+      });
+      redirect = server;
+      const httpAddress = redirect.address();
+      const boundHttp =
+        typeof httpAddress === 'object' && httpAddress ? httpAddress.port : httpPort;
+      httpUrl = `http://${urlHost(settings.host)}:${boundHttp}`;
+    }
+  } catch (err) {
+    // A port taken after the app started (its engine, discovery sockets and timers): stop all
+    // of it, or the process would stay up with nothing listening (a unit that never restarts).
+    await fastify.close().catch(() => {});
+    throw err;
   }
+  const apiUrl = `https://${urlHost(settings.host)}:${boundApi}`;
 
   const others = lanAddresses(settings.host).map((a) => `https://${a}:${boundApi}`);
   const engine = fastify.engine.stats().engine;

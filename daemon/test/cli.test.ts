@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { request } from 'node:http';
-import { connect } from 'node:net';
+import { connect, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -227,6 +227,39 @@ test('tributary serve refuses to start on an invalid config, naming file, path a
   assert.ok(res.stderr.includes(file), res.stderr);
   assert.match(res.stderr, /sinks\[2\]\.volume must be <= 1 \(got 1\.5\)/);
   assert.equal(readFileSync(file, 'utf8'), text, 'the invalid file is untouched');
+});
+
+test('tributary serve exits 1 when its API or HTTP port is taken: nothing started is left running', async (t) => {
+  const dir = tempDir(t);
+  const taken = createNetServer();
+  await new Promise<void>((resolve) => taken.listen({ host: '127.0.0.1', port: 0 }, resolve));
+  t.after(() => taken.close());
+  const port = String((taken.address() as { port: number }).port);
+  for (const env of [
+    { API_PORT: port, HTTP_PORT: '0' },
+    { API_PORT: '0', HTTP_PORT: port },
+  ]) {
+    const res = spawnSync(process.execPath, ['--import', 'tsx', cli, 'serve'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: {
+        ...process.env,
+        CONFIG_PATH: join(dir, 'config.yaml'),
+        API_HOST: '127.0.0.1',
+        ENGINE: 'off',
+        DISCOVERY: 'off',
+        ...env,
+      },
+    });
+    // Before the fix, a taken HTTP port (the API already listening) was said and the process
+    // stayed up; with discovery on, a taken API port did the same: the timeout killed it.
+    assert.equal(res.signal, null, `${JSON.stringify(env)}: still running after 30 s`);
+    assert.equal(res.status, 1, res.stderr);
+    assert.match(
+      res.stderr,
+      new RegExp(`cannot start: listen EADDRINUSE.*127\\.0\\.0\\.1:${port}`),
+    );
+  }
 });
 
 test('tributary serve rejects a bad setting by name (engine settings too) before it writes anything', (t) => {
