@@ -30,8 +30,8 @@ ALSA or JACK, through Tributary's jitter buffer and drift correction.
   -r FORMAT     receive RTP instead of Scream, in FORMAT: L16 or L24/RATE/CHANNELS, e.g.
                 L16/48000/2 (a static payload type, 10 or 11, plays as its own format)
   -o OUTPUT     audio back end: pulse (PulseAudio or PipeWire, the default), alsa or jack
-  -d DEVICE     ALSA device with -o alsa (default: default): default, pipewire, pulse, jack,
-                oss or a card's name as -o alsa lists it when DEVICE is not found
+  -d DEVICE     ALSA device with -o alsa (default: default): pipewire, pulse, jack, oss,
+                hw:1,0 (a card's first device, aplay -l numbers the cards) or a card's name
   -s SINK       PulseAudio sink name (default: the server's default sink)
   -n NAME       PulseAudio stream name, or JACK client name + _out (default: Tributary), and
                 the name advertised over mDNS (default: the host name)

@@ -154,14 +154,15 @@ fn alsa_device(name: &str) -> Result<cpal::Device, String> {
         .map_err(|e| format!("cannot list the ALSA capture devices: {e}"))?
         .collect();
     let names: Vec<String> = devices.iter().filter_map(|d| d.name().ok()).collect();
+    let wanted = tributary_receive::output::alsa_names::alsa_names(name);
     devices
         .into_iter()
-        .find(|d| d.name().is_ok_and(|n| n == name))
+        .find(|d| d.name().is_ok_and(|n| wanted.contains(&n)))
         .ok_or_else(|| {
             format!(
                 "no ALSA capture device {name} that can be opened now (it does not exist, or \
-                 another program holds it): the capture devices here are {} (arecord -L lists \
-                 them)",
+                 another program holds it; of a card's devices only the first opens, as hw:N,0 \
+                 or the card's name): the capture devices here are {}",
                 names.join(", ")
             )
         })

@@ -25,8 +25,8 @@ of audio each time the input has delivered one (6 ms at 48 kHz 16-bit stereo).
   -i, --input API       pulse (PulseAudio or PipeWire; the default), alsa or jack
   -d, --device DEVICE   pulse: the source to capture (default: the server's default source); a
                         sink's output is its monitor, e.g. alsa_output.pci-0000_00_1b.0.analog-stereo.monitor
-                        alsa: the capture device (default: default), e.g. hw:CARD=Device,DEV=0
-                        (arecord -L lists them); jack: not used (the system's capture ports)
+                        alsa: the capture device (default: default), e.g. pulse or hw:1,0
+                        (a card's first device, arecord -l numbers the cards); jack: not used
   -n, --name NAME       PulseAudio stream name, or JACK client name (NAME_in) (default: Tributary sender)
   -v, --verbose         once a second: packets sent, send errors, what the sound server holds
                         (alsa, jack: overruns, frames lost when the sender fell behind)

@@ -210,7 +210,8 @@ fn an_alsa_device_that_does_not_exist_is_named_with_exit_1() {
     assert!(
         text.contains(
             "tributary send: no ALSA capture device nosuchcard that can be opened now (it does \
-             not exist, or another program holds it): the capture devices here are"
+             not exist, or another program holds it; of a card's devices only the first \
+             opens, as hw:N,0 or the card's name): the capture devices here are"
         ),
         "{text}"
     );

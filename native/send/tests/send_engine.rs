@@ -155,7 +155,10 @@ fn rtp_from_the_sender_plays_again_within_a_second_after_the_router_restarts() {
     let _ = tone.kill();
     let _ = tone.wait();
     eprintln!("{}", lines.lock().unwrap().join("\n"));
-    assert!(heard_before > 200, "{heard_before} packets before the restart");
+    assert!(
+        heard_before > 200,
+        "{heard_before} packets before the restart"
+    );
     assert!(running, "the sender kept running while the router was down");
     assert!(status.success(), "{status}");
     let s = &stats.sources[0];
@@ -182,7 +185,11 @@ fn rtp_from_the_sender_plays_again_within_a_second_after_the_router_restarts() {
     );
     let x = left_channel(&after[toned..], None);
     let sounds = stretches(&x);
-    assert_eq!(sounds.len(), 1, "one stretch of tone after the restart: {sounds:?}");
+    assert_eq!(
+        sounds.len(),
+        1,
+        "one stretch of tone after the restart: {sounds:?}"
+    );
     let (from, to) = sounds[0];
     measure(
         "after the router restarted",

@@ -147,13 +147,15 @@ fn alsa_device(name: &str) -> Result<cpal::Device, OutputError> {
         .map_err(|e| OutputError(format!("cannot list the ALSA devices: {e}")))?
         .collect();
     let names: Vec<String> = devices.iter().filter_map(|d| d.name().ok()).collect();
+    let wanted = super::alsa_names::alsa_names(name);
     devices
         .into_iter()
-        .find(|d| d.name().is_ok_and(|n| n == name))
+        .find(|d| d.name().is_ok_and(|n| wanted.contains(&n)))
         .ok_or_else(|| {
             OutputError(format!(
                 "no ALSA device {name} that can be opened now (it does not exist, or another \
-                 program holds it): the devices here are {}",
+                 program holds it; of a card's devices only the first opens, as hw:N,0 or the \
+                 card's name): the devices here are {}",
                 names.join(", ")
             ))
         })

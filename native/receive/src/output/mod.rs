@@ -3,6 +3,7 @@
 //! cpal) is pulled by the device's callback. Either drains the card's ring; [`playing`] holds
 //! the one running.
 
+pub mod alsa_names;
 pub mod device;
 pub mod playing;
 pub mod pulse;
