@@ -500,6 +500,19 @@ export interface EngineSourceStats {
   malformed: number
   /** RTCP sender/receiver reports received. */
   rtcp_packets: number
+  /**
+   * Packets dropped because another sender was playing on this source: two senders
+   * matched it at once (two RTP streams on its port, two programs sending from its
+   * address, two PCs with its tag), and only the first one heard plays.
+   */
+  competing_packets: number
+  /** The last sender dropped that way (`192.168.1.20:50000`); null if none ever was. */
+  competing_sender: string | null
+  /**
+   * Times the source moved to another sender after the one it played had been silent
+   * for 0.2 s (a sender that restarted with a new port or SSRC).
+   */
+  sender_changes: number
   /** Interarrival jitter (RFC 3550), ms. */
   jitter_ms: number
   /** Audio queued ahead of playback, ms. */

@@ -118,6 +118,9 @@ function stats(
     duplicates: 0,
     malformed: 0,
     rtcp_packets: 0,
+    competing_packets: 0,
+    competing_sender: null,
+    sender_changes: 0,
     jitter_ms: 1,
     buffer_ms: 40,
     drift_ppm: 3,
@@ -398,4 +401,29 @@ test('a source quiet for a while says so calmly, not as a problem', () => {
   )!.chip;
   assert.notEqual(chip.state, 'problem');
   assert.equal(chip.label, 'silent for 10 s');
+});
+
+test('a second sender on a source turns its chip to "two senders", naming it, and calm again once it stops', () => {
+  const c = setup();
+  const solved = solve(c.config);
+  const tracker = new ActivityTracker();
+  const two = (packets: number, competing: number) => {
+    const s = stats(c, packets);
+    s.sources[0]!.competing_packets = competing;
+    s.sources[0]!.competing_sender = competing > 0 ? '10.0.0.7:50000' : null;
+    return s;
+  };
+  tracker.observe(two(100, 0), 0);
+  tracker.observe(two(200, 0), 1000);
+  tracker.observe(two(300, 90), 2000);
+  let a = computeActivity(c.config, solved, two(300, 90), tracker, 2000);
+  const pc = () => a.sources.get(c.pc.config_id)!.chip;
+  assert.equal(pc().state, 'problem');
+  assert.equal(pc().label, 'two senders');
+  assert.match(pc().detail, /^10\.0\.0\.7:50000 is sending to this source too/);
+  // The sink still plays what the first sender sends.
+  assert.equal(a.sinks.get(c.kitchen.config_id)?.chip.state, 'playing');
+  for (let t = 3000; t <= 5000; t += 1000) tracker.observe(two(t / 10, 90), t);
+  a = computeActivity(c.config, solved, two(500, 90), tracker, 5000);
+  assert.equal(pc().state, 'playing', 'the second sender stopped 3 s ago');
 });

@@ -98,6 +98,18 @@ pub struct EngineSourceStats {
     /// RTCP sender/receiver reports received.
     #[napi(js_name = "rtcp_packets")]
     pub rtcp_packets: f64,
+    /// Packets dropped because another sender was playing on this source: two senders
+    /// matched it at once (two RTP streams on its port, two programs sending from its
+    /// address, two PCs with its tag), and only the first one heard plays.
+    #[napi(js_name = "competing_packets")]
+    pub competing_packets: f64,
+    /// The last sender dropped that way (`192.168.1.20:50000`); null if none ever was.
+    #[napi(js_name = "competing_sender")]
+    pub competing_sender: Either<String, Null>,
+    /// Times the source moved to another sender after the one it played had been silent
+    /// for 0.2 s (a sender that restarted with a new port or SSRC).
+    #[napi(js_name = "sender_changes")]
+    pub sender_changes: f64,
     /// Interarrival jitter (RFC 3550), ms.
     #[napi(js_name = "jitter_ms")]
     pub jitter_ms: f64,
@@ -164,6 +176,9 @@ impl From<tributary_engine::SourceStats> for EngineSourceStats {
             duplicates: x.duplicates as f64,
             malformed: x.malformed as f64,
             rtcp_packets: x.rtcp_packets as f64,
+            competing_packets: x.competing_packets as f64,
+            competing_sender: nullable(x.competing_sender),
+            sender_changes: x.sender_changes as f64,
             jitter_ms: x.jitter_ms,
             buffer_ms: x.buffer_ms,
             drift_ppm: x.drift_ppm,

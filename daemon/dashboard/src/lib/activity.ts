@@ -69,6 +69,8 @@ interface Sample {
   readonly at: number;
   readonly packets: number;
   readonly troubles: number;
+  /** Packets of a second sender the engine dropped (sources only). */
+  readonly competing: number;
 }
 
 /** A packet counter that grew within this long counts as "playing" (stats come every second). */
@@ -122,20 +124,24 @@ export function senderMatches(sender: UnknownSender, source: Source): boolean {
 export class ActivityTracker {
   readonly #samples = new Map<string, Sample[]>();
   readonly #lastGrowth = new Map<string, number>();
+  readonly #lastCompeting = new Map<string, number>();
 
   /** Records a stats message received at `now` (ms). */
   observe(stats: StatsMessage, now: number): void {
     const seen = new Set<string>();
-    const record = (id: string, packets: number, troubles: number) => {
+    const record = (id: string, packets: number, troubles: number, competing = 0) => {
       seen.add(id);
       const list = this.#samples.get(id) ?? [];
       const last = list.at(-1);
       if (last && packets > last.packets) this.#lastGrowth.set(id, now);
-      list.push({ at: now, packets, troubles });
+      if (last && competing > last.competing) this.#lastCompeting.set(id, now);
+      list.push({ at: now, packets, troubles, competing });
       while (list.length > 1 && list[0]!.at < now - PROBLEM_WINDOW_MS) list.shift();
       this.#samples.set(id, list);
     };
-    for (const s of stats.sources) record(s.config_id, s.packets, s.lost + s.late + s.malformed);
+    for (const s of stats.sources) {
+      record(s.config_id, s.packets, s.lost + s.late + s.malformed, s.competing_packets);
+    }
     for (const s of stats.sinks) record(s.config_id, s.packets, s.underruns + s.send_errors);
     for (const id of this.#samples.keys()) if (!seen.has(id)) this.#samples.delete(id);
   }
@@ -143,6 +149,12 @@ export class ActivityTracker {
   /** Whether the packet counter of `id` grew within PLAYING_WINDOW_MS of `now`. */
   growing(id: string, now: number): boolean {
     const at = this.#lastGrowth.get(id);
+    return at !== undefined && now - at <= PLAYING_WINDOW_MS;
+  }
+
+  /** Whether a second sender's packets to source `id` were dropped within PLAYING_WINDOW_MS. */
+  competing(id: string, now: number): boolean {
+    const at = this.#lastCompeting.get(id);
     return at !== undefined && now - at <= PLAYING_WINDOW_MS;
   }
 
@@ -207,8 +219,13 @@ export function computeActivity(
       playing.add(source.config_id);
       const troubles = tracker.troublesLastMinute(source.config_id);
       const lost = `${plural(troubles, 'packet')} lost, late or malformed in the last minute`;
-      state =
-        troubles >= AUDIBLE_TROUBLES
+      state = tracker.competing(source.config_id, now)
+        ? chip(
+            'problem',
+            'two senders',
+            `${own.competing_sender ?? 'Another sender'} is sending to this source too: only the sender heard first plays, the other's audio is dropped. Stop one of them, or give the other a source of its own.`,
+          )
+        : troubles >= AUDIBLE_TROUBLES
           ? chip('problem', 'breaking up', `${lost}: the gaps are audible.`)
           : chip(
               'playing',

@@ -17,6 +17,7 @@ use crate::sink::SinkCounters;
 use crate::source::counters::unpack_format;
 use crate::source::glitch_log::GlitchLog;
 use crate::source::memory::MemoryShared;
+use crate::source::sender_lock::describe_sender;
 use crate::source::slot::describe_mismatch;
 use crate::source::unknown::{self, Unknown, UnknownSender};
 use crate::wire::PortKind;
@@ -280,6 +281,9 @@ impl Control {
                 duplicates: c.duplicates.load(Relaxed),
                 malformed: c.malformed.load(Relaxed),
                 rtcp_packets: c.rtcp_packets.load(Relaxed),
+                competing_packets: c.competing.load(Relaxed),
+                competing_sender: describe_sender(c.competing_sender.load(Relaxed)),
+                sender_changes: c.sender_changes.load(Relaxed),
                 jitter_ms: c.jitter_us.load(Relaxed) as f64 / 1000.0,
                 buffer_ms: c.buffer_us.load(Relaxed) as f64 / 1000.0,
                 drift_ppm: c.drift_ppb.load(Relaxed) as f64 / 1000.0,

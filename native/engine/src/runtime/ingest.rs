@@ -6,6 +6,7 @@
 use crate::runtime::net::{Datagram, MAX_DATAGRAM};
 use crate::runtime::worker::Worker;
 use crate::source::counters::{pack_format, DetectedFormat};
+use crate::source::sender_lock::SenderId;
 use crate::source::slot::default_mask;
 use crate::wire::packet::DropReason;
 use crate::wire::rtcp::{self, RtcpPacket};
@@ -39,7 +40,7 @@ impl Worker {
                         .sources
                         .iter()
                         .position(|s| s.rtp.is_none() && s.tag.is_none() && s.ip == Some(from));
-                    self.scream_into(idx, SenderKind::Scream, p, from, d.port, arrival_s);
+                    self.scream_into(idx, SenderKind::Scream, p, from, d, arrival_s);
                 }
                 Err(e) => self.malformed(d.kind, from, d.port, e),
             },
@@ -51,19 +52,12 @@ impl Worker {
                         .sources
                         .iter()
                         .position(|s| s.tag.as_deref() == Some(tag));
-                    self.scream_into(
-                        idx,
-                        SenderKind::ScreamTagged,
-                        p.scream,
-                        from,
-                        d.port,
-                        arrival_s,
-                    );
+                    self.scream_into(idx, SenderKind::ScreamTagged, p.scream, from, d, arrival_s);
                 }
                 Err(e) => self.malformed(d.kind, from, d.port, e),
             },
             PortKind::Rtp => match rtp::parse(bytes) {
-                Ok(p) => self.rtp_into(p, from, d.port, arrival_s),
+                Ok(p) => self.rtp_into(p, from, d, arrival_s),
                 Err(e) => self.malformed(d.kind, from, d.port, e),
             },
             PortKind::Rtcp => self.rtcp_into(bytes, from, d.port),
@@ -77,9 +71,10 @@ impl Worker {
         kind: SenderKind,
         p: scream::ScreamPacket<'_>,
         from: IpAddr,
-        port: u16,
+        d: &Datagram,
         arrival_s: f64,
     ) {
+        let port = d.port;
         let f = p.format;
         let detected = DetectedFormat {
             kind,
@@ -99,6 +94,14 @@ impl Worker {
             self.unknown_sender(kind, from, port, tag, pack_format(detected));
             return;
         };
+        let sender = SenderId {
+            ip: from,
+            port: d.from.port(),
+            ssrc: 0,
+        };
+        if !slot.sender.admit(sender, arrival_s, &slot.counters) {
+            return;
+        }
         let channels = usize::from(f.channels);
         let changed = slot.buffer.rate() != f.sample_rate
             || slot.buffer.channels() != channels
@@ -117,7 +120,8 @@ impl Worker {
             .push_scream(p.payload, f.sample_format(), arrival_s);
     }
 
-    fn rtp_into(&mut self, p: rtp::RtpPacket<'_>, from: IpAddr, port: u16, arrival_s: f64) {
+    fn rtp_into(&mut self, p: rtp::RtpPacket<'_>, from: IpAddr, d: &Datagram, arrival_s: f64) {
+        let port = d.port;
         let idx = self.sources.iter().position(|s| {
             s.rtp.as_ref().is_some_and(|r| {
                 r.port == port && r.payload_type.is_none_or(|pt| pt == p.payload_type)
@@ -134,6 +138,14 @@ impl Worker {
             self.unknown_sender(SenderKind::Rtp, from, port, None, pack_format(detected));
             return;
         };
+        let sender = SenderId {
+            ip: from,
+            port: d.from.port(),
+            ssrc: p.ssrc,
+        };
+        if !slot.sender.admit(sender, arrival_s, &slot.counters) {
+            return;
+        }
         let Some(spec) = slot.rtp.as_ref() else {
             return;
         };

@@ -42,6 +42,16 @@ crate::report::report! {
         pub malformed: u64,
         /// RTCP sender/receiver reports received.
         pub rtcp_packets: u64,
+        /// Packets dropped because another sender was playing on this source: two senders
+        /// matched it at once (two RTP streams on its port, two programs sending from its
+        /// address, two PCs with its tag), and only the first one heard plays.
+        pub competing_packets: u64,
+        /// The last sender dropped that way (`192.168.1.20:50000`); null if none ever was.
+        #[example = "192.168.1.20:50000"]
+        pub competing_sender: Option<String>,
+        /// Times the source moved to another sender after the one it played had been silent
+        /// for 0.2 s (a sender that restarted with a new port or SSRC).
+        pub sender_changes: u64,
         /// Interarrival jitter (RFC 3550), ms.
         pub jitter_ms: f64,
         /// Audio queued ahead of playback, ms.

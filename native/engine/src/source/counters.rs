@@ -40,8 +40,12 @@ pub struct SourceCounters {
     pub format_mismatch: AtomicU64,
     /// Detected format, packed by [`pack_format`].
     pub format: AtomicU64,
-    /// Sender address of the last packet, packed IPv4 (0 for none or IPv6).
-    pub last_sender_v4: AtomicU64,
+    /// Packets dropped because another sender was playing on this source, the last of those
+    /// senders (packed by [`crate::source::sender_lock::pack_sender`]), and the times the
+    /// source moved to a new sender after the one it played fell silent.
+    pub competing: AtomicU64,
+    pub competing_sender: AtomicU64,
+    pub sender_changes: AtomicU64,
     /// Levels of what the source sends into the graph, measured by one of its taps while
     /// someone reads them (the active source's meter and visualizer).
     pub meter: LevelMeter,

@@ -1,9 +1,10 @@
-//! The log's side of honest stats: what a source's readers did that a listener could hear,
-//! summed over at most one line per source every [`EVERY_S`] seconds (a bad network cannot
+//! The log's side of honest stats: what a source's readers did that a listener could hear, and
+//! the packets of a second sender it dropped (see [`crate::source::sender_lock`]), summed over at most one line per source every [`EVERY_S`] seconds (a bad network cannot
 //! flood the log). Made on the supervisor's thread from the shared counters, once a second: the
 //! engine thread never formats or writes a line about a glitch.
 
 use crate::source::counters::SourceCounters;
+use crate::source::sender_lock::describe_sender;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// Shortest time between two lines about one source.
@@ -12,7 +13,7 @@ pub const EVERY_S: f64 = 5.0;
 /// Totals already logged for one source.
 #[derive(Clone, Debug, Default)]
 pub struct GlitchLog {
-    logged: [u64; 8],
+    logged: [u64; 9],
     next_s: f64,
 }
 
@@ -32,6 +33,7 @@ impl GlitchLog {
             c.skipped_us.load(Relaxed),
             c.repeats.load(Relaxed),
             c.repeated_us.load(Relaxed),
+            c.competing.load(Relaxed),
         ];
         if now == self.logged {
             return None;
@@ -55,6 +57,14 @@ impl GlitchLog {
                 let s = if count == 1 { "" } else { "s" };
                 parts.push(format!("{count} {what}{s} ({:.1} ms {how})", ms(us)));
             }
+        }
+        if d[8] > 0 {
+            let sender = describe_sender(c.competing_sender.load(Relaxed)).unwrap_or_default();
+            let s = if d[8] == 1 { "" } else { "s" };
+            parts.push(format!(
+                "{} packet{s} of a second sender ({sender}) dropped: another sender plays on it",
+                d[8]
+            ));
         }
         Some(format!("source '{name}': {}", parts.join(", ")))
     }
@@ -83,6 +93,22 @@ mod tests {
         assert_eq!(
             log.line("PC", &c, 6.0).as_deref(),
             Some("source 'PC': 1 gap concealed (6.0 ms concealed)")
+        );
+        c.competing.fetch_add(40, Relaxed);
+        c.competing_sender.store(
+            crate::source::sender_lock::pack_sender(&crate::source::sender_lock::SenderId {
+                ip: [192, 168, 1, 20].into(),
+                port: 5004,
+                ssrc: 2,
+            }),
+            Relaxed,
+        );
+        assert_eq!(
+            log.line("PC", &c, 11.0).as_deref(),
+            Some(
+                "source 'PC': 40 packets of a second sender (192.168.1.20:5004) dropped: \
+                 another sender plays on it"
+            )
         );
     }
 }

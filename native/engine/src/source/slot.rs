@@ -7,6 +7,7 @@ use crate::options::JitterConfig;
 use crate::source::buffer::SourceBuffer;
 use crate::source::counters::{pack_format, DetectedFormat, SourceCounters};
 use crate::source::memory::{MemoryFeed, MemoryShared};
+use crate::source::sender_lock::SenderLock;
 use crate::source::unknown::Unknown;
 use crate::wire::rtp::RtpFormat;
 use crate::wire::scream::ScreamFormat;
@@ -41,6 +42,8 @@ pub struct SourceSlot {
     pub generation: u64,
     /// An in-process source's feed (its audio comes from a ring, not from the network).
     pub memory: Option<MemoryFeed>,
+    /// The one sender this source plays (see [`crate::source::sender_lock`]).
+    pub sender: SenderLock,
     /// Format changes still allowed now (a token bucket, see [`SourceSlot::may_reformat`]).
     reformat_tokens: f64,
     reformat_at_s: f64,
@@ -81,6 +84,7 @@ impl SourceSlot {
             bit_depth: 0,
             generation: 0,
             memory: None,
+            sender: SenderLock::default(),
             reformat_tokens: REFORMAT_BURST,
             reformat_at_s: f64::NEG_INFINITY,
         }
