@@ -4,7 +4,8 @@
 // stop, arrow keys, Space toggles a route through the API), switched to and remembered per
 // browser. The canvas records what it drew (data-lines, data-focus, data-full: the ids it stroked
 // at full opacity). The cards view of this house neither scrolls nor sticks out sideways at
-// 1440x900 and 1280x800, and axe finds nothing on it (light and dark).
+// 1440x900 and 1280x800, nor on phones (390x844, 375x812), and axe finds nothing on it (light
+// and dark).
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:dgram';
 import { after, before, describe, test } from 'node:test';
@@ -256,3 +257,22 @@ describe('route matrix', () => {
     assert.deepEqual(errors, []);
   });
 });
+
+for (const size of [
+  { width: 390, height: 844 },
+  { width: 375, height: 812 },
+]) {
+  test(`phone ${size.width}x${size.height}: the 32 sources, 16 sinks and 64 routes fit the width`, async () => {
+    const { page, context, errors } = await run.open('/', size);
+    await ready(page);
+    assert.equal(await page.locator('.card').count(), HOUSE.sources + HOUSE.sinks + HOUSE.routes);
+    await noOverflow(page, `cards at ${size.width} px`);
+    // The matrix is a desktop view: a phone gets the list and no switch.
+    assert.equal(await page.getByRole('button', { name: 'Matrix' }).count(), 0);
+    await page.mouse.wheel(0, 100_000);
+    await page.waitForFunction(() => window.scrollY > 5000);
+    await noOverflow(page, `cards at ${size.width} px, scrolled to the end`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
