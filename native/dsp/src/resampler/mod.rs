@@ -1,7 +1,8 @@
 //! Band-limited sample-rate conversion with a continuously adjustable ratio.
 //!
 //! A polyphase windowed-sinc interpolator: a Kaiser-windowed sinc (110 dB design, pass band to
-//! 20 kHz at 44.1 kHz, stop band from the lower Nyquist frequency) tabulated at 512 sub-sample
+//! 20 kHz, or 0.4535 of the lower rate below 44.1 kHz; stop band from the lower Nyquist
+//! frequency) tabulated at 512 sub-sample
 //! phases, with linear interpolation between neighbouring phases. Any position between two
 //! input samples can be evaluated, so the conversion ratio is a real number that can be nudged
 //! a little at every output sample ([`Resampler::set_ratio_adjust`]) for clock-drift
@@ -21,7 +22,7 @@ mod batched;
 mod filter;
 mod kernels;
 
-pub use filter::{PASS_EDGE, PHASES, STOPBAND_DB, STOP_EDGE};
+pub use filter::{pass_edge, PASS_EDGE, PASS_EDGE_HZ, PHASES, STOPBAND_DB, STOP_EDGE};
 
 use filter::PolyphaseTable;
 

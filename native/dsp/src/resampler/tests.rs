@@ -211,3 +211,21 @@ fn rejects_bad_settings_and_small_outputs() {
         Err(DspError::ChannelMismatch { .. })
     ));
 }
+
+#[test]
+fn the_filter_is_as_long_as_a_pass_band_to_20_khz_needs() {
+    let taps = |a, b| Resampler::new(a, b, 1, 64).unwrap().taps();
+    // 44.1 kHz: 20 kHz to 22.05 kHz of transition.
+    assert_eq!(taps(44_100, 48_000), 160);
+    assert_eq!(taps(48_000, 44_100), 168);
+    // 48 kHz and above: the pass band ends at 20 kHz, not at 0.4535 of the rate.
+    assert_eq!(taps(48_000, 48_000), 88);
+    assert_eq!(taps(96_000, 96_000), 32);
+    assert_eq!(taps(192_000, 96_000), 56);
+    // Drift-nudged, 48 kHz: a tone at 20 kHz is still within 0.1 dB.
+    let (gain, resid) = measure_mode(48_000, 48_000, 20_000.0, true);
+    assert!(
+        gain.abs() <= 0.1 && resid < -100.0,
+        "{gain} dB, residual {resid} dB"
+    );
+}
