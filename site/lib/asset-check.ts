@@ -4,7 +4,8 @@
 // unstyled on "Loading the flasher…" forever. This inline script, in <head> of every page, says
 // so on the page instead: a banner naming a file that failed and, when the URL suggests a
 // sub-folder, the SITE_BASE_PATH to build with; and each "Loading…" placeholder says why it
-// never finishes.
+// never finishes, also one the parser reaches after the banner went up (on a loaded machine the
+// body exists, and the first failure is known, before the page's placeholder is parsed).
 //
 // It runs after the stylesheets have settled (an inline script waits for the style sheets before
 // it), so a same-origin stylesheet without readable rules has failed (Chromium gives one that could
@@ -25,7 +26,8 @@ export function assetCheckScript(basePath: string): string {
   const id = JSON.stringify(ASSET_ERROR_ID);
   // Plain ES5, no dependencies: it must run where nothing else of the site does.
   return `(function(){
-var assets=${assets},base=${base},routes=${routes},failed=[],box=null,detail=null;
+var assets=${assets},base=${base},routes=${routes},failed=[],box=null,detail=null,
+why='This part of the page cannot load: its scripts did not load (see the message at the top of the page).';
 function mine(url){try{var u=new URL(url,location.href);return u.origin===location.origin&&u.pathname.indexOf(assets)===0}catch(e){return false}}
 function fail(url){if(failed.indexOf(url)<0)failed.push(url);if(document.body)show();else document.addEventListener('DOMContentLoaded',show)}
 function subFolder(){var p=location.pathname;if(p.indexOf(base+'/')!==0)return null;var parts=p.slice(base.length).split('/');
@@ -36,13 +38,14 @@ if(!box){box=document.createElement('div');box.id=${id};box.setAttribute('role',
 box.style.cssText='margin:0;padding:12px 16px;background:#fcebea;color:#5c120d;border-bottom:2px solid #b3261e;font:16px/1.5 system-ui,sans-serif';
 var title=document.createElement('strong');title.textContent='This page could not load its scripts and styles.';box.appendChild(title);
 detail=document.createTextNode('');box.appendChild(detail);
-var place=function(){if(!box.isConnected&&document.body)document.body.insertBefore(box,document.body.firstChild)};
-place();new MutationObserver(place).observe(document.documentElement,{childList:true,subtree:true});
-var waiting=document.querySelectorAll('.chunk-loading');for(var i=0;i<waiting.length;i++)waiting[i].textContent='This part of the page cannot load: its scripts did not load (see the message at the top of the page).'}
+var place=function(){if(!box.isConnected&&document.body)document.body.insertBefore(box,document.body.firstChild);mark()};
+place();new MutationObserver(place).observe(document.documentElement,{childList:true,subtree:true})}
 var text=' '+failed.length+(failed.length>1?' files':' file')+' from '+location.origin+assets+' failed to load, for example '+failed[0]+'.';
 var folder=subFolder();
 if(folder)text+=' If this site is served from the sub-folder '+folder+'/, it has to be built for it: SITE_BASE_PATH='+folder+' npm run build -w site (see "Deploy" in site/README.md).';
 detail.textContent=text+' Otherwise, reload the page.'}
+function mark(){var waiting=document.querySelectorAll('.chunk-loading');
+for(var i=0;i<waiting.length;i++)if(waiting[i].textContent!==why)waiting[i].textContent=why}
 var links=document.querySelectorAll('link[rel="stylesheet"]');
 function loaded(link){try{return !!link.sheet&&link.sheet.cssRules.length>0}catch(e){return false}}
 for(var i=0;i<links.length;i++)if(mine(links[i].href)&&!loaded(links[i]))fail(links[i].href);
