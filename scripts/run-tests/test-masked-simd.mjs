@@ -55,6 +55,7 @@ export const UNMASKED = {
   robustness: 'hostile packets dropped and counted',
   rtp_peers: 'interoperation with ffmpeg and GStreamer',
   supervision: 'restart after an injected fault',
+  two_senders: 'which of two ffmpeg senders a source plays',
 };
 
 /** The instruction set to run as when the CPU's best is `best` (the baseline cannot go lower). */
