@@ -54,6 +54,7 @@ export const UNMASKED = {
   pulseaudio: 'interoperation with a PulseAudio daemon',
   robustness: 'hostile packets dropped and counted',
   rtp_peers: 'interoperation with ffmpeg and GStreamer',
+  rtp_ports: 'RTP ports opened, refused and closed as sources come and go',
   supervision: 'restart after an injected fault',
   two_senders: 'which of two ffmpeg senders a source plays',
 };

@@ -21,7 +21,7 @@ use crate::source::sender_lock::describe_sender;
 use crate::source::slot::describe_mismatch;
 use crate::source::unknown::{self, Unknown, UnknownSender};
 use crate::wire::PortKind;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::io;
 use std::net::UdpSocket;
 use std::sync::atomic::Ordering::Relaxed;
@@ -41,6 +41,8 @@ pub(crate) struct Control {
     thread: Option<JoinHandle<()>>,
     queue: mpsc::SyncSender<Datagram>,
     receivers: Vec<Receiver>,
+    /// The RTP ports bound at start (`options.rtp_ports`): open for the engine's life.
+    fixed_rtp: Vec<u16>,
     options: EngineOptions,
     ports: BoundPorts,
     planner: Planner,
@@ -54,6 +56,8 @@ pub(crate) struct Control {
     /// supervisor's thread, never on the engine thread).
     glitch_logs: HashMap<String, GlitchLog>,
 }
+
+mod rtp_ports;
 
 impl Control {
     /// Binds every receiver and starts the engine thread. Fails (with the port in the message)
@@ -126,6 +130,7 @@ impl Control {
             thread: Some(thread),
             queue,
             receivers,
+            fixed_rtp: ports.rtp.clone(),
             planner: Planner::new(options.jitter),
             options,
             ports,
@@ -165,67 +170,14 @@ impl Control {
     pub fn apply(&mut self, state: DesiredState) -> Result<Vec<ConfigError>, ConfigError> {
         self.free_retired();
         let (state, problems) = state.playable();
-        self.open_rtp_ports(&state);
-        let (plan, problems, applied) = self.planner.plan(state, problems);
+        let closed_or_refused = self.open_rtp_ports(&state);
+        let (plan, mut problems, applied) = self.planner.plan(state, problems);
+        problems.extend(closed_or_refused);
         self.commands
             .send(Command::Apply(Box::new(plan)))
             .map_err(|_| ConfigError("the engine has stopped".into()))?;
         self.planner.commit(applied);
         Ok(problems)
-    }
-
-    /// Opens receivers for RTP ports sources name that are not open yet.
-    fn open_rtp_ports(&mut self, state: &DesiredState) {
-        let wanted: HashSet<u16> = state
-            .sinks
-            .iter()
-            .flat_map(|s| &s.paths)
-            .filter_map(|p| p.rtp.as_ref().map(|r| r.port))
-            .collect();
-        for port in wanted {
-            if self
-                .receivers
-                .iter()
-                .any(|r| r.port == port && r.kind == PortKind::Rtp)
-            {
-                continue;
-            }
-            let groups: Vec<_> = self.options.multicast_groups.clone();
-            let extra: Vec<std::net::Ipv4Addr> = state
-                .sinks
-                .iter()
-                .flat_map(|s| &s.paths)
-                .filter_map(|p| p.rtp.as_ref())
-                .filter(|r| r.port == port)
-                .filter_map(|r| match r.listen_ip {
-                    Some(std::net::IpAddr::V4(a)) if a.is_multicast() => Some(a),
-                    _ => None,
-                })
-                .collect();
-            let all: Vec<_> = groups.into_iter().chain(extra).collect();
-            for (kind, p) in [
-                (PortKind::Rtp, port),
-                (PortKind::Rtcp, port.wrapping_add(1)),
-            ] {
-                match net::spawn_receiver(
-                    kind,
-                    self.options.bind,
-                    p,
-                    &all,
-                    self.queue.clone(),
-                    self.counters.clone(),
-                    self.faults.clone(),
-                ) {
-                    Ok(r) => {
-                        if kind == PortKind::Rtp {
-                            self.ports.rtp.push(r.port);
-                        }
-                        self.receivers.push(r);
-                    }
-                    Err(e) => log::warn!("cannot listen on UDP port {p} ({kind:?}): {e}"),
-                }
-            }
-        }
     }
 
     /// A snapshot of every counter.

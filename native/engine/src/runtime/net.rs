@@ -37,6 +37,13 @@ pub struct Receiver {
     thread: Option<JoinHandle<()>>,
 }
 
+impl Receiver {
+    /// Tells the thread to stop without waiting for it (dropping waits).
+    pub fn request_stop(&self) {
+        self.stop.store(true, Relaxed);
+    }
+}
+
 impl Drop for Receiver {
     fn drop(&mut self) {
         self.stop.store(true, Relaxed);
