@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// A Scream sender of the soak's own, run as a process of its own so it can be stopped, restarted
+// and stalled (SIGSTOP) like ffmpeg: 48 kHz 16-bit stereo, 288 frames (6 ms) a packet, a sine at
+// HZ, paced by the clock (late timers catch up), from ADDRESS (an ephemeral port) to 127.0.0.1:PORT.
+//   node scream-sender.mjs PORT ADDRESS HZ
+import { createSocket } from 'node:dgram';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const [port, address, hz] = [Number(process.argv[2]), process.argv[3], Number(process.argv[4])];
+const FRAMES = 288;
+const RATE = 48_000;
+const PACKET_MS = (FRAMES / RATE) * 1000;
+const socket = createSocket('udp4');
+await new Promise((resolve) => socket.bind(0, address, resolve));
+const packet = Buffer.alloc(5 + FRAMES * 4);
+// Header: 48 kHz base (bit 7 clear) x1, 16 bits, 2 channels, channel mask FL|FR.
+packet.set([0x01, 16, 2, 0x03, 0x00]);
+let frame = 0;
+const start = performance.now();
+for (let n = 0; ; n++) {
+  const wait = start + n * PACKET_MS - performance.now();
+  if (wait > 0) await sleep(wait);
+  // After a stall (SIGSTOP) the stream resumes from now rather than bursting the backlog.
+  if (wait < -200) n = Math.floor((performance.now() - start) / PACKET_MS);
+  for (let f = 0; f < FRAMES; f++, frame++) {
+    const s = Math.round(4000 * Math.sin((2 * Math.PI * hz * frame) / RATE));
+    packet.writeInt16LE(s, 5 + f * 4);
+    packet.writeInt16LE(s, 7 + f * 4);
+  }
+  socket.send(packet, port, '127.0.0.1');
+}
