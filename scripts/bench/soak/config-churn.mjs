@@ -75,27 +75,20 @@ export function nextChange(r, model) {
 
 function draw(r, model, kind) {
   const sinks = [...model.sinks.values()];
-  if (kind === 'sink-volume') {
-    const sink = r.pick(sinks);
-    const volume = round2(sink.monitored ? r.range(0.2, 1) : r.range(0, 1));
+  if (kind === 'sink-volume' || kind === 'route-volume') {
+    // A monitored sink stays at 0.2 or more, a monitored route at 0.3 or more: still heard.
+    const [list, map, key, floor] =
+      kind === 'sink-volume'
+        ? ['sinks', 'sinks', (e) => e.key, 0.2]
+        : ['routes', 'routes', (e) => e.name, 0.3];
+    const entry = r.pick([...model[map].values()]);
+    const volume = round2(entry.monitored ? r.range(floor, 1) : r.range(0, 1));
     return {
       kind,
       method: 'PUT',
-      path: `/sinks/${enc(sink.name)}/volume/${volume}`,
+      path: `/${list}/${enc(entry.name)}/volume/${volume}`,
       apply: (m) => {
-        m.sinks.get(sink.key).volume = volume;
-      },
-    };
-  }
-  if (kind === 'route-volume') {
-    const route = r.pick([...model.routes.values()]);
-    const volume = round2(route.monitored ? r.range(0.3, 1) : r.range(0, 1));
-    return {
-      kind,
-      method: 'PUT',
-      path: `/routes/${enc(route.name)}/volume/${volume}`,
-      apply: (m) => {
-        m.routes.get(route.name).volume = volume;
+        m[map].get(key(entry)).volume = volume;
       },
     };
   }

@@ -42,6 +42,38 @@ export function slopes(outside, inside, minutes) {
   };
 }
 
+/**
+ * What grew between the first sample after the warm-up and the last: threads by name and
+ * descriptors by kind (from /proc), active handles by type (from inside), each `{ what, from, to }`.
+ */
+export function growth(outside, inside, warmup) {
+  const grew = (samples, field, prefix) => {
+    const kept = samples.filter((s) => s.at >= warmup && s[field]);
+    if (kept.length < 2) return [];
+    const [a, b] = [kept[0][field], kept.at(-1)[field]];
+    return Object.keys({ ...a, ...b })
+      .filter((k) => (b[k] ?? 0) > (a[k] ?? 0))
+      .map((k) => ({ what: `${prefix} ${k}`, from: a[k] ?? 0, to: b[k] ?? 0 }));
+  };
+  return [
+    ...grew(outside, 'threadNames', 'threads named'),
+    ...grew(outside, 'fdKinds', 'descriptors of kind'),
+    ...grew(inside, 'resources', 'handles of type'),
+  ].sort((x, y) => y.to - y.from - (x.to - x.from));
+}
+
+/**
+ * Unexplained gaps that every monitored sink heard at once (overlapping in time): the engine's
+ * output as a whole paused (or the machine did), rather than one path.
+ */
+export function sharedGaps(gaps) {
+  const lists = Object.values(gaps).map((g) => g.unexplained);
+  if (lists.length < 2) return [];
+  return lists[0].filter((g) =>
+    lists.slice(1).every((list) => list.some((h) => h.from < g.to && g.from < h.to)),
+  );
+}
+
 /** Each monitored sink's gaps, split by cause. */
 export function sinkGaps(received, events, end) {
   const out = outages(
@@ -185,7 +217,15 @@ export function printSummary(result) {
   console.log(
     `  /api/stats: p50 ${f(result.statsLatency.p50, 1)} ms, max ${f(result.statsLatency.max, 1)} ms, ${last.statsBytes ?? 'n/a'} bytes; engine CPU mean ${f(result.engineCpuMean, 1)} %`,
   );
+  for (const g of result.growth.slice(0, 8)) {
+    console.log(`  grew after the warm-up: ${g.what} ${g.from} -> ${g.to}`);
+  }
+  console.log(`  unexplained gaps on every monitored sink at once: ${result.sharedGaps.length}`);
   for (const [k, g] of Object.entries(result.gaps)) {
+    const longest = Math.max(0, ...g.unexplained.map((x) => x.to - x.from));
+    console.log(
+      `  ${k}: unexplained ${g.unexplained.filter((x) => x.kind === 'packets').length} packet gaps and ${g.unexplained.filter((x) => x.kind === 'silence').length} silences, longest ${longest.toFixed(0)} ms`,
+    );
     console.log(
       `  ${k} (${g.senders.join(', ')}): ${g.packets} packets, ${g.causedBySender} gaps senders caused (${g.causedMs} ms), ${g.unexplained.length} unexplained`,
     );

@@ -21,7 +21,7 @@ import { playDay } from './day.mjs';
 import { initialConfigYaml, SINKS } from './house.mjs';
 import { closeListeners } from './listeners.mjs';
 import { startReceivers } from './receivers.mjs';
-import { printSummary, sinkGaps, slopes, verdicts } from './report.mjs';
+import { growth, printSummary, sharedGaps, sinkGaps, slopes, verdicts } from './report.mjs';
 import { readConfig, SAMPLE_EVERY_MS, takeSample } from './sampler.mjs';
 import { planDay, prng, SENDERS } from './schedule.mjs';
 import { Sender } from './senders.mjs';
@@ -156,6 +156,8 @@ export async function runSoak({ minutes, seed, out, commit }) {
     counts,
     slopes: slope,
     gaps,
+    sharedGaps: sharedGaps(gaps),
+    growth: growth(outside, inside, slope.warmupMs),
     received: Object.fromEntries(
       Object.entries(received).map(([k, r]) => [k, { ...r, gaps: r.gaps.length }]),
     ),
@@ -186,6 +188,7 @@ export async function runSoak({ minutes, seed, out, commit }) {
   writeFileSync(out, `${JSON.stringify(result, null, 1)}\n`);
   printSummary(result);
   console.log(`\nresult: ${out}\nevents: ${eventsFile}`);
-  rmSync(dir, { recursive: true, force: true });
+  if (result.passed) rmSync(dir, { recursive: true, force: true });
+  else console.log(`daemon's files and log kept in ${dir}`);
   return result;
 }
