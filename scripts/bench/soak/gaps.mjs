@@ -110,15 +110,21 @@ export function intersect(lists) {
 }
 
 /**
- * Splits `gaps` into those the senders caused and the others: a gap is caused when it lies
- * inside one interval of `explained` (intersect() of the sink's senders' widened outages).
+ * Splits `gaps` into those the senders caused, those the machine caused and the others: a gap is
+ * the senders' when it lies inside one interval of `explained` (intersect() of the sink's
+ * senders' widened outages), the machine's when it overlaps a gap of the control stream (a
+ * plain paced sender to a receiver of the soak's: the machine paused everything) widened by
+ * `slackMs` either side.
  */
-export function attribute(gaps, explained) {
+export function attribute(gaps, explained, machine = [], slackMs = 20) {
   const caused = [];
+  const byMachine = [];
   const unexplained = [];
   for (const g of gaps) {
-    const inside = explained.some((i) => g.from >= i.from && g.to <= i.to);
-    (inside ? caused : unexplained).push(g);
+    if (explained.some((i) => g.from >= i.from && g.to <= i.to)) caused.push(g);
+    else if (machine.some((m) => g.from < m.to + slackMs && m.from - slackMs < g.to))
+      byMachine.push(g);
+    else unexplained.push(g);
   }
-  return { caused, unexplained };
+  return { caused, byMachine, unexplained };
 }

@@ -9,9 +9,13 @@ export const HTTP_PORT = 8080;
 export const SCREAM_PORT = 4010;
 /** The address the Scream sender sends from (the Scream source's ip). */
 export const SCREAM_FROM = '127.0.2.1';
-/** The SAP senders' RTP ports (RTP to 224.2.127.254, the SAP group's address, same_port=1). */
+/**
+ * The SAP senders' RTP ports (RTP to 224.2.127.254, the SAP group's address, same_port=1). Not
+ * 5004: the sinks' receivers hold 127.0.1.x:5004, and the engine cannot bind 0.0.0.0:5004 beside
+ * them (a first run found each failed bind leaving a receiver thread behind).
+ */
 export const SAP_GROUP = '224.2.127.254';
-export const sapPort = (i) => 5004 + 2 * i;
+export const sapPort = (i) => 5204 + 2 * i;
 export const rtpPort = (i) => 41_000 + 2 * i;
 
 /**
@@ -27,6 +31,15 @@ export const SINKS = [
   { key: 'spare-b', name: 'Attic', ip: '127.0.1.6', monitored: false },
   { key: 'spare-c', name: 'Cellar', ip: '127.0.1.7', monitored: false },
 ].map((s) => ({ ...s, port: 5004 }));
+
+/** Where the machine's control stream goes (a Scream sender of the soak's to its own receiver). */
+export const CONTROL = {
+  key: 'control',
+  ip: '127.0.3.1',
+  port: 7000,
+  raw: true,
+  from: '127.0.3.2',
+};
 
 /** The group sink the churn edits (its members are spares). */
 export const GROUP = { key: 'upstairs', name: 'Upstairs', members: ['spare-a', 'spare-b'] };

@@ -39,7 +39,7 @@ export function peakL16(payload) {
  */
 export async function startReceivers(sinks, base) {
   const worker = new Worker(new URL('./receiver-worker.mjs', import.meta.url), {
-    workerData: { sinks: sinks.map(({ key, ip, port }) => ({ key, ip, port })), base },
+    workerData: { sinks: sinks.map(({ key, ip, port, raw }) => ({ key, ip, port, raw })), base },
   });
   const waiting = [];
   worker.on('message', (m) => waiting.shift()?.(m));
@@ -63,13 +63,21 @@ export async function startReceivers(sinks, base) {
   };
 }
 
-/** One sink's receiver in the worker: its socket, gap finder and counts. */
+/**
+ * One sink's receiver in the worker: its socket, gap finder and counts. A `raw` one (the
+ * machine's control stream) only notes arrival times: each packet is 6 ms, never silent.
+ */
 export async function receiver(sink, now, channels = 2, rate = 48_000) {
   const socket = createSocket('udp4');
   const finder = gapFinder();
   const stats = { packets: 0, bytes: 0, silent: 0, malformed: 0, firstAt: null, lastAt: null };
   socket.on('message', (msg) => {
     const at = now();
+    if (sink.raw) {
+      stats.packets += 1;
+      finder.push(at, 6, false);
+      return;
+    }
     const payload = rtpPayload(msg);
     if (!payload) {
       stats.malformed += 1;

@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // A Scream sender of the soak's own, run as a process of its own so it can be stopped, restarted
 // and stalled (SIGSTOP) like ffmpeg: 48 kHz 16-bit stereo, 288 frames (6 ms) a packet, a sine at
-// HZ, paced by the clock (late timers catch up), from ADDRESS (an ephemeral port) to 127.0.0.1:PORT.
-//   node scream-sender.mjs PORT ADDRESS HZ
+// HZ, paced by the clock (late timers catch up), from ADDRESS (an ephemeral port) to
+// TO:PORT (TO 127.0.0.1 unless given). The soak also runs one to a receiver of its own as the
+// machine's control: a gap in it is the machine pausing (scheduling), not the daemon.
+//   node scream-sender.mjs PORT ADDRESS HZ [TO]
 import { createSocket } from 'node:dgram';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const [port, address, hz] = [Number(process.argv[2]), process.argv[3], Number(process.argv[4])];
+const to = process.argv[5] ?? '127.0.0.1';
 const FRAMES = 288;
 const RATE = 48_000;
 const PACKET_MS = (FRAMES / RATE) * 1000;
@@ -27,5 +30,5 @@ for (let n = 0; ; n++) {
     packet.writeInt16LE(s, 5 + f * 4);
     packet.writeInt16LE(s, 7 + f * 4);
   }
-  socket.send(packet, port, '127.0.0.1');
+  socket.send(packet, port, to);
 }

@@ -5,7 +5,7 @@
 // log with its time.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { rtpPort, SAP_GROUP, SCREAM_FROM, SCREAM_PORT, sapPort } from './house.mjs';
+import { CONTROL, rtpPort, SAP_GROUP, SCREAM_FROM, SCREAM_PORT, sapPort } from './house.mjs';
 import { SENDERS } from './schedule.mjs';
 
 const screamSender = fileURLToPath(new URL('./scream-sender.mjs', import.meta.url));
@@ -118,4 +118,17 @@ export class Sender {
       this.log('sender-cont', { sender: this.spec.id });
     }, ms);
   }
+}
+
+/**
+ * The machine's control: the same paced sender to a receiver of the soak's (house.mjs CONTROL),
+ * never stopped; the gaps it shows are the machine's. Returns a stop function.
+ */
+export function startControl() {
+  const child = spawn(
+    process.execPath,
+    [screamSender, String(CONTROL.port), CONTROL.from, '1000', CONTROL.ip],
+    { stdio: 'ignore' },
+  );
+  return () => child.kill('SIGTERM');
 }

@@ -18,13 +18,13 @@ import { machine } from '../bench-results.mjs';
 import { actualConfig, configDifferences, expectedConfig, initialModel } from './config-churn.mjs';
 import { startDaemon } from './daemon.mjs';
 import { playDay } from './day.mjs';
-import { initialConfigYaml, SINKS } from './house.mjs';
+import { CONTROL, initialConfigYaml, SINKS } from './house.mjs';
 import { closeListeners } from './listeners.mjs';
 import { startReceivers } from './receivers.mjs';
 import { growth, printSummary, sharedGaps, sinkGaps, slopes, verdicts } from './report.mjs';
 import { readConfig, SAMPLE_EVERY_MS, takeSample } from './sampler.mjs';
 import { planDay, prng, SENDERS } from './schedule.mjs';
-import { Sender } from './senders.mjs';
+import { Sender, startControl } from './senders.mjs';
 
 /** Where the events log of a result file goes: beside it. */
 export const eventsPathFor = (out) => `${out.replace(/\.json$/, '')}.events.jsonl`;
@@ -56,7 +56,8 @@ export async function runSoak({ minutes, seed, out, commit }) {
     appendFileSync(join(dir, 'daemon.log'), c);
   });
   log('daemon-start', { pid: daemon.child.pid });
-  const receivers = await startReceivers(SINKS, performance.timeOrigin + t0);
+  const receivers = await startReceivers([...SINKS, CONTROL], performance.timeOrigin + t0);
+  const stopControl = startControl();
   const senders = new Map(SENDERS.map((s, i) => [s.id, new Sender(s, i, log)]));
   const plan = planDay({ minutes, seed });
   const model = initialModel();
@@ -107,6 +108,7 @@ export async function runSoak({ minutes, seed, out, commit }) {
   // The end: listeners and senders go, then the configuration is compared with the script's.
   closeListeners();
   await Promise.all([...senders.values()].map((s) => s.stop()));
+  stopControl();
   await sleep(1500);
   const expected = expectedConfig(model);
   let configDiff;
@@ -157,6 +159,7 @@ export async function runSoak({ minutes, seed, out, commit }) {
     slopes: slope,
     gaps,
     sharedGaps: sharedGaps(gaps),
+    machineGaps: received.control?.gaps ?? [],
     growth: growth(outside, inside, slope.warmupMs),
     received: Object.fromEntries(
       Object.entries(received).map(([k, r]) => [k, { ...r, gaps: r.gaps.length }]),
@@ -173,6 +176,7 @@ export async function runSoak({ minutes, seed, out, commit }) {
     samples: { outside, inside },
   };
   result.verdicts = verdicts({
+    machineGaps: result.machineGaps,
     minutes,
     slope,
     gaps,

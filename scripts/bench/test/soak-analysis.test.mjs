@@ -100,6 +100,17 @@ test('attribution: a gap inside a widened outage is the sender’s, any other is
     one.unexplained.map((g) => g.from),
     [3500, 8000],
   );
+  const paused = attribute(gaps, a, [{ from: 7900, to: 7985 }]);
+  assert.deepEqual(
+    paused.byMachine.map((g) => g.from),
+    [8000],
+    'the control stream paused 15 ms before',
+  );
+  assert.deepEqual(
+    paused.unexplained.map((g) => g.from),
+    [3500],
+  );
+  assert.deepEqual(attribute(gaps, a, [{ from: 7000, to: 7900 }]).byMachine, [], 'too far apart');
   const shared = attribute(gaps, both);
   assert.deepEqual(
     shared.caused.map((g) => g.from),
