@@ -10,7 +10,8 @@
 // soak/report.mjs, the gaps each monitored sink heard split into those a sender caused and the
 // others, and the final configuration against the script's. Seeded: `--seed S` replays a day.
 //   --minutes N (default 60), --seed S (default 35), --out FILE (default bench/results/soak.json;
-//   the events log goes beside it as FILE.events.jsonl), --report-only (exit 0 on a failed check).
+//   the events log goes beside it as FILE.events.jsonl), --dashboard (the dashboard open in
+//   Chromium throughout), --report-only (exit 0 on a failed check).
 // Needs root (unshare -n), ip and ffmpeg; exits 2 when one is missing.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchFlags, resultsDir, root } from './bench-results.mjs';
 
-export const DEFAULTS = { minutes: 60, seed: 35 };
+export const DEFAULTS = { minutes: 60, seed: 35, dashboard: false };
 
 /** The options from argv; throws with a message on a bad one. */
 export function soakOptions(argv) {
@@ -41,6 +42,7 @@ export function soakOptions(argv) {
         throw new Error('--seed must be an integer from 0 to 4294967295');
       }
     } else if (a === '--out') opts.out = resolve(value());
+    else if (a === '--dashboard') opts.dashboard = true;
     else if (a !== '--json' && a !== '--report-only') throw new Error(`unknown option ${a}`);
   }
   return opts;
@@ -73,7 +75,7 @@ async function main() {
     opts = soakOptions(process.argv.slice(2));
   } catch (err) {
     console.error(
-      `${err.message}: npm run bench -- soak [--minutes N] [--seed S] [--out FILE] [--report-only]`,
+      `${err.message}: npm run bench -- soak [--minutes N] [--seed S] [--out FILE] [--dashboard] [--report-only]`,
     );
     process.exit(2);
   }

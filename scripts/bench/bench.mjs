@@ -77,12 +77,13 @@ const unknown = flags.filter(
     f.startsWith('--') &&
     f !== '--json' &&
     f !== '--report-only' &&
+    f !== '--dashboard' &&
     !VALUE_OPTIONS.includes(f) &&
     !VALUE_OPTIONS.includes(flags[i - 1]),
 );
 if (unknown.length) {
   console.error(
-    `unknown option ${unknown.join(' ')}: npm run bench -- [NAME...] [--json] [--report-only] [--minutes N --seed S --out FILE (soak)]`,
+    `unknown option ${unknown.join(' ')}: npm run bench -- [NAME...] [--json] [--report-only] [--minutes N --seed S --out FILE --dashboard (soak)]`,
   );
   process.exit(2);
 }

@@ -56,7 +56,8 @@ const UP = new Set(['sender-start', 'sender-restarted', 'sender-cont']);
 /**
  * Each sender's outages from the events log (`{ at, type, sender }`, time order) up to `end`:
  * before its first start, and from each stop, unplanned exit, restart or stall (SIGSTOP) to the
- * next start, restarted process or SIGCONT. Returns a Map of sender -> [{ from, to }].
+ * next start, restarted process or SIGCONT; and a pause the sender reported itself
+ * (`sender-late`, logged when it resumed, `ms` long). Returns a Map of sender -> [{ from, to }].
  */
 export function outages(events, senders, end) {
   const out = new Map(senders.map((s) => [s, []]));
@@ -64,6 +65,10 @@ export function outages(events, senders, end) {
   for (const e of events) {
     if (!out.has(e.sender)) continue;
     const since = downSince.get(e.sender);
+    if (e.type === 'sender-late') {
+      out.get(e.sender).push({ from: e.at - e.ms, to: e.at });
+      continue;
+    }
     if (UP.has(e.type) && since !== null) {
       out.get(e.sender).push({ from: since, to: e.at });
       downSince.set(e.sender, null);

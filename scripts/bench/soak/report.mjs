@@ -78,11 +78,13 @@ export function sharedGaps(gaps) {
 
 /** Each monitored sink's gaps, split by cause. */
 export function sinkGaps(received, events, end) {
+  // Only the day counts: at its end the soak stops every sender (and the browser) itself.
+  const dayEnd = events.find((e) => e.type === 'day-end')?.at ?? end;
   const machine = received.control?.gaps ?? [];
   const out = outages(
     events,
     SENDERS.map((s) => s.id),
-    end,
+    dayEnd,
   );
   const result = {};
   for (const sink of SINKS.filter((s) => s.monitored)) {
@@ -90,7 +92,7 @@ export function sinkGaps(received, events, end) {
     const explained = intersect(
       senders.map((s) => widen(out.get(s.id), MARGIN.beforeMs, MARGIN.afterMs[s.kind])),
     );
-    const gaps = received[sink.key]?.gaps ?? [];
+    const gaps = (received[sink.key]?.gaps ?? []).filter((g) => g.from < dayEnd);
     const { caused, byMachine, unexplained } = attribute(gaps, explained, machine);
     result[sink.key] = {
       senders: senders.map((s) => s.id),
@@ -107,6 +109,7 @@ export function sinkGaps(received, events, end) {
 
 /** The verdicts: each { name, ok, detail }, `gated: false` for those recorded only. */
 export function verdicts({
+  dashboard = null,
   machineGaps = [],
   minutes,
   slope,
@@ -204,6 +207,16 @@ export function verdicts({
       detail: fileDiff.slice(0, 10),
     },
     { name: 'daemon alive to the end', ok: daemonExit === null, gated: true, detail: daemonExit },
+    ...(dashboard
+      ? [
+          {
+            name: 'dashboard page answered to the end, no uncaught page error',
+            ok: dashboard.answers && dashboard.pageErrors.length === 0,
+            gated: true,
+            detail: `answered in ${dashboard.ms} ms; ${dashboard.pageErrors.length} page errors ${JSON.stringify(dashboard.pageErrors.slice(0, 3))}; ${dashboard.consoleErrors} console errors (recorded)`,
+          },
+        ]
+      : []),
   ];
 }
 

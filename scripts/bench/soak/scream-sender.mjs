@@ -23,7 +23,9 @@ const start = performance.now();
 for (let n = 0; ; n++) {
   const wait = start + n * PACKET_MS - performance.now();
   if (wait > 0) await sleep(wait);
-  // After a stall (SIGSTOP) the stream resumes from now rather than bursting the backlog.
+  // Paused itself (the machine busy, or SIGSTOP): says so on stdout (the soak logs it as the
+  // sender's own outage), and resumes from now rather than bursting the backlog.
+  if (wait < -40) process.stdout.write(`late ${Math.round(-wait)}\n`);
   if (wait < -200) n = Math.floor((performance.now() - start) / PACKET_MS);
   for (let f = 0; f < FRAMES; f++, frame++) {
     const s = Math.round(4000 * Math.sin((2 * Math.PI * hz * frame) / RATE));

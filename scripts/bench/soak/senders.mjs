@@ -55,7 +55,13 @@ export class Sender {
 
   #spawn() {
     const [cmd, args] = senderCommand(this.spec, this.index);
-    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The Scream sender says when it paused itself ("late MS"): the sender's own outage.
+    child.stdout.on('data', (c) => {
+      for (const m of String(c).matchAll(/^late (\d+)$/gm)) {
+        this.log('sender-late', { sender: this.spec.id, ms: Number(m[1]) });
+      }
+    });
     child.stderr.on('data', (c) => {
       this.stderr = (this.stderr + c).slice(-2000);
     });

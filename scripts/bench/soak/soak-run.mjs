@@ -30,7 +30,7 @@ import { Sender, startControl } from './senders.mjs';
 export const eventsPathFor = (out) => `${out.replace(/\.json$/, '')}.events.jsonl`;
 
 /** Runs the soak; resolves with the result (also written to `out`). */
-export async function runSoak({ minutes, seed, out, commit }) {
+export async function runSoak({ minutes, seed, out, commit, dashboard: withDashboard }) {
   const t0 = performance.now();
   const wallStart = Date.now();
   const now = () => performance.now() - t0;
@@ -58,6 +58,9 @@ export async function runSoak({ minutes, seed, out, commit }) {
   log('daemon-start', { pid: daemon.child.pid });
   const receivers = await startReceivers([...SINKS, CONTROL], performance.timeOrigin + t0);
   const stopControl = startControl();
+  const dashboard = withDashboard
+    ? await import('./dashboard-page.mjs').then((m) => m.openDashboard(log))
+    : null;
   const senders = new Map(SENDERS.map((s, i) => [s.id, new Sender(s, i, log)]));
   const plan = planDay({ minutes, seed });
   const model = initialModel();
@@ -106,6 +109,8 @@ export async function runSoak({ minutes, seed, out, commit }) {
   log('day-end');
 
   // The end: listeners and senders go, then the configuration is compared with the script's.
+  const page = dashboard ? await dashboard.check() : null;
+  await dashboard?.close();
   closeListeners();
   await Promise.all([...senders.values()].map((s) => s.stop()));
   stopControl();
@@ -172,10 +177,12 @@ export async function runSoak({ minutes, seed, out, commit }) {
     errors5xx: daemon.api.errors5xx,
     configDiff,
     fileDiff,
+    dashboard: page,
     senderExits: events.filter((e) => e.type === 'sender-exit'),
     samples: { outside, inside },
   };
   result.verdicts = verdicts({
+    dashboard: page,
     machineGaps: result.machineGaps,
     minutes,
     slope,

@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { hourlySlope, slope, warmupMs } from '../soak/fit.mjs';
 import { attribute, findGaps, intersect, outages, widen } from '../soak/gaps.mjs';
 import { peakL16, rtpPayload } from '../soak/receivers.mjs';
-import { growth, sharedGaps } from '../soak/report.mjs';
+import { growth, sharedGaps, sinkGaps } from '../soak/report.mjs';
+import { SENDERS } from '../soak/schedule.mjs';
 
 test('slope: least squares of a line, of noise around it, and nothing to fit', () => {
   assert.equal(slope([0, 1, 2, 3], [1, 3, 5, 7]), 2);
@@ -55,6 +56,7 @@ test('outages: before the first start, stop to start, restart, stall to SIGCONT,
     { at: 4050, type: 'sender-restarted', sender: 'a' },
     { at: 5000, type: 'sender-stall', sender: 'a', ms: 700 },
     { at: 5700, type: 'sender-cont', sender: 'a' },
+    { at: 5900, type: 'sender-late', sender: 'a', ms: 80 },
     { at: 6000, type: 'sender-exit', sender: 'a', code: 1 },
     { at: 200, type: 'sender-start', sender: 'b' },
     { at: 50, type: 'mp3-join' },
@@ -65,6 +67,7 @@ test('outages: before the first start, stop to start, restart, stall to SIGCONT,
     { from: 1000, to: 3000 },
     { from: 4000, to: 4050 },
     { from: 5000, to: 5700 },
+    { from: 5820, to: 5900 },
     { from: 6000, to: 9000 },
   ]);
   assert.deepEqual(out.get('b'), [{ from: 0, to: 200 }]);
@@ -152,4 +155,33 @@ test('receiver: the L16 payload after header, CSRCs, extension and padding; its 
   assert.equal(payload.length, 8);
   assert.equal(peakL16(payload), 0.5);
   assert.equal(rtpPayload(Buffer.from([0x40, 0])), null, 'not RTP');
+});
+
+test('sink gaps: only the day counts (the soak stops the senders after it), by cause', () => {
+  const events = [
+    ...SENDERS.map((s) => ({ at: 100, type: 'sender-start', sender: s.id })),
+    { at: 3000, type: 'sender-stall', sender: 'rtp-1', ms: 500 },
+    { at: 3500, type: 'sender-cont', sender: 'rtp-1' },
+    { at: 8000, type: 'day-end' },
+    ...SENDERS.map((s) => ({ at: 8100, type: 'sender-stop', sender: s.id })),
+  ];
+  const gap = (from, to) => ({ from, to, kind: 'silence' });
+  const received = {
+    kitchen: {
+      packets: 10,
+      gaps: [gap(3100, 3400), gap(7000, 7100), gap(7500, 7600), gap(8200, 9000)],
+    },
+    office: { packets: 10, gaps: [gap(3100, 3400)] },
+    control: { gaps: [{ from: 7490, to: 7550, kind: 'packets' }] },
+  };
+  const g = sinkGaps(received, events, 9000);
+  assert.equal(g.kitchen.causedBySender, 1, 'the stall (and 3 s after it)');
+  assert.equal(g.kitchen.causedByMachine, 1, 'the control paused too');
+  assert.deepEqual(
+    g.kitchen.unexplained,
+    [gap(7000, 7100)],
+    'the one after day-end is not counted',
+  );
+  assert.deepEqual(g.office.unexplained, [gap(3100, 3400)], 'rtp-2 was playing');
+  assert.equal(g.garden.packets, 0);
 });

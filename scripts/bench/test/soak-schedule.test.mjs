@@ -127,8 +127,18 @@ test('soak options: defaults, values, and a clear error for a bad one', () => {
   assert.equal(d.minutes, 60);
   assert.equal(d.seed, 35);
   assert.match(d.out, /bench\/results\/soak\.json$/);
-  const o = soakOptions(['--minutes', '5', '--seed', '9', '--out', '/tmp/x.json', '--json']);
-  assert.deepEqual([o.minutes, o.seed, o.out], [5, 9, '/tmp/x.json']);
+  assert.equal(d.dashboard, false);
+  const o = soakOptions([
+    '--minutes',
+    '5',
+    '--seed',
+    '9',
+    '--out',
+    '/tmp/x.json',
+    '--json',
+    '--dashboard',
+  ]);
+  assert.deepEqual([o.minutes, o.seed, o.out, o.dashboard], [5, 9, '/tmp/x.json', true]);
   assert.throws(() => soakOptions(['--minutes', '0']), /--minutes must be/);
   assert.throws(() => soakOptions(['--seed', '1.5']), /--seed must be/);
   assert.throws(() => soakOptions(['--minutes']), /needs a value/);
