@@ -54,20 +54,43 @@ const benches = [
     script: 'bench-site.mjs',
     what: 'website page weight and Lighthouse vs an empty Next.js page',
   },
+  {
+    name: 'soak',
+    script: 'bench-soak.mjs',
+    what: 'a day of a house in an hour: memory, descriptors and gaps under churn (run by name only)',
+    byNameOnly: true,
+  },
 ];
 
+// Options with a value, passed on to the benches (the soak's: --minutes N, --seed S, --out FILE).
+const VALUE_OPTIONS = ['--minutes', '--seed', '--out'];
 const args = process.argv.slice(2);
-const flags = args.filter((a) => a.startsWith('--'));
-const unknown = flags.filter((f) => f !== '--json' && f !== '--report-only');
+const flags = [];
+const names = [];
+for (let i = 0; i < args.length; i++) {
+  if (VALUE_OPTIONS.includes(args[i])) flags.push(args[i], args[++i] ?? '');
+  else if (args[i].startsWith('--')) flags.push(args[i]);
+  else names.push(args[i]);
+}
+const unknown = flags.filter(
+  (f, i) =>
+    f.startsWith('--') &&
+    f !== '--json' &&
+    f !== '--report-only' &&
+    f !== '--dashboard' &&
+    !VALUE_OPTIONS.includes(f) &&
+    !VALUE_OPTIONS.includes(flags[i - 1]),
+);
 if (unknown.length) {
   console.error(
-    `unknown option ${unknown.join(' ')}: npm run bench -- [NAME...] [--json] [--report-only]`,
+    `unknown option ${unknown.join(' ')}: npm run bench -- [NAME...] [--json] [--report-only] [--minutes N --seed S --out FILE --dashboard (soak)]`,
   );
   process.exit(2);
 }
+// The soak runs an hour: only when named.
 const chosen = chooseByName(
-  benches,
-  args.filter((a) => !a.startsWith('--')),
+  names.length ? benches : benches.filter((b) => !b.byNameOnly),
+  names,
   'benchmark',
 );
 const failed = [];

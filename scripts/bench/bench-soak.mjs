@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// `npm run bench -- soak`: a day of a house in an hour (issue 35). One daemon, as users run it,
+// with discovery and the engine on, in a network namespace of its own, living through a scripted
+// day: senders (ffmpeg -re RTP, ffmpeg RTP announced with SAP, a Scream sender) that start, stop,
+// restart with a new SSRC and stall; a configuration change every second through the API and a
+// hand edit of config.yaml every sixth of the run; MP3 and WebSocket listeners (some never read)
+// coming and going; a receiver on every sink. Every 10 s: RSS, heap, handles (from inside, a
+// preload), descriptors, threads, /api/stats latency and size, engine CPU and state, 5xx so far,
+// config.yaml's validity. At the end: slopes after the warm-up against the bounds in
+// soak/report.mjs, the gaps each monitored sink heard split into those a sender caused and the
+// others, and the final configuration against the script's. Seeded: `--seed S` replays a day.
+//   --minutes N (default 60), --seed S (default 35), --out FILE (default bench/results/soak.json;
+//   the events log goes beside it as FILE.events.jsonl), --dashboard (the dashboard open in
+//   Chromium throughout), --report-only (exit 0 on a failed check).
+// Needs root (unshare -n), ip and ffmpeg; exits 2 when one is missing.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchFlags, resultsDir, root } from './bench-results.mjs';
+
+export const DEFAULTS = { minutes: 60, seed: 35, dashboard: false };
+
+/** The options from argv; throws with a message on a bad one. */
+export function soakOptions(argv) {
+  const opts = { ...DEFAULTS, out: join(resultsDir, 'soak.json') };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--minutes') {
+      opts.minutes = Number(value());
+      if (!(opts.minutes >= 1 && opts.minutes <= 24 * 60)) {
+        throw new Error('--minutes must be a number from 1 to 1440');
+      }
+    } else if (a === '--seed') {
+      opts.seed = Number(value());
+      if (!Number.isInteger(opts.seed) || opts.seed < 0 || opts.seed > 0xffffffff) {
+        throw new Error('--seed must be an integer from 0 to 4294967295');
+      }
+    } else if (a === '--out') opts.out = resolve(value());
+    else if (a === '--dashboard') opts.dashboard = true;
+    else if (a !== '--json' && a !== '--report-only') throw new Error(`unknown option ${a}`);
+  }
+  return opts;
+}
+
+const have = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+
+/** Why the soak cannot run here, or null. */
+function unavailable() {
+  if (process.getuid?.() !== 0)
+    return 'the soak needs root (it runs in a network namespace: unshare -n)';
+  for (const tool of ['unshare', 'ip', 'ffmpeg']) {
+    if (!have(tool))
+      return `the soak needs ${tool} (Debian: ${tool === 'ip' ? 'iproute2' : tool === 'unshare' ? 'util-linux' : 'ffmpeg'})`;
+  }
+  if (!existsSync(join(root, 'daemon/dist/cli.js')))
+    return 'build the daemon first: npm run build -w daemon';
+  return null;
+}
+
+const SETUP = [
+  'ip link set lo up',
+  'ip link set lo multicast on',
+  'ip route add 224.0.0.0/4 dev lo',
+].join(' && ');
+
+async function main() {
+  let opts;
+  try {
+    opts = soakOptions(process.argv.slice(2));
+  } catch (err) {
+    console.error(
+      `${err.message}: npm run bench -- soak [--minutes N] [--seed S] [--out FILE] [--dashboard] [--report-only]`,
+    );
+    process.exit(2);
+  }
+  if (!process.env.TRIBUTARY_SOAK_NETNS) {
+    const why = unavailable();
+    if (why) {
+      console.error(why);
+      process.exit(2);
+    }
+    // Again, inside a network namespace of its own: only loopback (127.0.0.0/8) and multicast on it.
+    const self = fileURLToPath(import.meta.url);
+    const r = spawnSync(
+      'unshare',
+      [
+        '-n',
+        '--',
+        'sh',
+        '-c',
+        `${SETUP} && exec "$0" "$@"`,
+        process.execPath,
+        self,
+        ...process.argv.slice(2),
+      ],
+      { stdio: 'inherit', env: { ...process.env, TRIBUTARY_SOAK_NETNS: '1' } },
+    );
+    process.exit(r.status ?? 1);
+  }
+  const { runSoak } = await import('./soak/soak-run.mjs');
+  const commit =
+    spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim() || null;
+  console.log(`soak: ${opts.minutes} min, seed ${opts.seed}, result to ${opts.out}`);
+  const result = await runSoak({ ...opts, commit });
+  const { reportOnly } = benchFlags();
+  if (!result.passed) {
+    console.error(
+      `SOAK FAILED: ${result.verdicts
+        .filter((v) => !v.ok && v.gated)
+        .map((v) => v.name)
+        .join('; ')}`,
+    );
+  }
+  process.exit(result.passed || reportOnly ? 0 : 1);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
