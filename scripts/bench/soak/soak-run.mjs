@@ -22,6 +22,7 @@ import { CONTROL, initialConfigYaml, SINKS } from './house.mjs';
 import { closeListeners } from './listeners.mjs';
 import { startReceivers } from './receivers.mjs';
 import { growth, printSummary, sharedGaps, sinkGaps, slopes, verdicts } from './report.mjs';
+import { finishResult, recordPathFor, startResult } from './result-file.mjs';
 import { readConfig, SAMPLE_EVERY_MS, takeSample } from './sampler.mjs';
 import { planDay, prng, SENDERS } from './schedule.mjs';
 import { Sender, startControl } from './senders.mjs';
@@ -31,6 +32,7 @@ export const eventsPathFor = (out) => `${out.replace(/\.json$/, '')}.events.json
 
 /** Runs the soak; resolves with the result (also written to `out`). */
 export async function runSoak({ minutes, seed, out, commit, dashboard: withDashboard }) {
+  const bench = startResult(out);
   const t0 = performance.now();
   const wallStart = Date.now();
   const now = () => performance.now() - t0;
@@ -196,9 +198,9 @@ export async function runSoak({ minutes, seed, out, commit, dashboard: withDashb
   });
   result.passed = result.verdicts.every((v) => v.ok || !v.gated);
   if (daemonExit) result.daemonLogTail = daemonLog.slice(-4000);
-  writeFileSync(out, `${JSON.stringify(result, null, 1)}\n`);
   printSummary(result);
-  console.log(`\nresult: ${out}\nevents: ${eventsFile}`);
+  finishResult(bench, result, out);
+  console.log(`\nresult: ${out}\nrecord: ${recordPathFor(out)}\nevents: ${eventsFile}`);
   if (result.passed) rmSync(dir, { recursive: true, force: true });
   else console.log(`daemon's files and log kept in ${dir}`);
   return result;
