@@ -54,7 +54,8 @@ test('the docs quote only figures the committed results hold, as the benches pri
 function fixture(t) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-docs-test-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const result = readResult(readdirSync(resultsDir)[0].replace(/\.json$/, ''));
+  const first = readdirSync(resultsDir).find((f) => f.endsWith('.json'));
+  const result = readResult(first.replace(/\.json$/, ''));
   const [id, figure] = Object.entries(result.figures).find(([, f]) => f.value !== null);
   writeFileSync(join(dir, 'r.json'), JSON.stringify({ ...result, bench: 'r' }));
   const shown = figure.value.toFixed(figure.digits);
