@@ -1,16 +1,21 @@
 //! Multicast in a network namespace the test creates (`unshare -n`, as root): the engine joins
 //! the configured group and plays a Scream stream sent to it, and sends RTP to a multicast sink
-//! with TTL 64. Only the namespace's own loopback carries the traffic.
+//! with TTL 64; an RTP source on a multicast group (as SAP adds them) played on two sinks
+//! listens and plays on both (it joined its group once per path before: the second join failed
+//! with "Address already in use" and the port never opened). Only the namespace's own loopback
+//! carries the traffic.
 
 mod common;
 
 use common::*;
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
 use std::time::Duration;
-use tributary_engine::{Engine, EngineOptions, SinkProtocol};
+use tributary_engine::wire::rtp::RtpFormat;
+use tributary_engine::{DesiredState, Engine, EngineOptions, RtpSourceSpec, SinkProtocol};
 
 const IN_GROUP: Ipv4Addr = Ipv4Addr::new(239, 255, 10, 10);
 const OUT_GROUP: Ipv4Addr = Ipv4Addr::new(239, 255, 10, 11);
+const SAP_GROUP: Ipv4Addr = Ipv4Addr::new(239, 255, 10, 12);
 
 /// Set in the environment of the copy of this test that runs inside the namespace.
 const INSIDE: &str = "TRIBUTARY_TEST_INSIDE_NETNS";
@@ -138,5 +143,91 @@ fn recv_with_ttl(socket: &UdpSocket, buf: &mut [u8]) -> Option<(usize, i32)> {
             cmsg = libc::CMSG_NXTHDR(&msg, cmsg);
         }
         Some((n as usize, -1))
+    }
+}
+
+#[test]
+fn a_multicast_rtp_source_on_two_sinks_listens_and_plays_on_both() {
+    if std::env::var_os(INSIDE).is_some() {
+        return multicast_rtp_source_on_two_sinks();
+    }
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return skip_for_environment(
+            "a_multicast_rtp_source_on_two_sinks_listens_and_plays_on_both",
+            "creating a network namespace needs root",
+        );
+    }
+    rerun_in_netns(
+        "a_multicast_rtp_source_on_two_sinks_listens_and_plays_on_both",
+        INSIDE,
+    );
+}
+
+fn multicast_rtp_source_on_two_sinks() {
+    let mut engine = Engine::start(EngineOptions {
+        bind: std::net::IpAddr::V4(Ipv4Addr::UNSPECIFIED),
+        scream_ports: vec![0],
+        tagged_port: None,
+        rtp_ports: vec![],
+        ..EngineOptions::default()
+    })
+    .expect("engine starts");
+    let port = free_udp_port();
+    let source = || {
+        path(
+            "sap-stream",
+            None,
+            Some(RtpSourceSpec {
+                listen_ip: Some(SAP_GROUP.into()),
+                ..rtp_source(port, RtpFormat::DEFAULT)
+            }),
+        )
+    };
+    let (a, a_port) = receiver();
+    let (b, b_port) = receiver();
+    let sinks = vec![
+        scream_sink("a", a_port, vec![source()]),
+        scream_sink("b", b_port, vec![source()]),
+    ];
+    let problems = engine.apply(DesiredState { sinks }).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(engine.ports().rtp.contains(&port), "{:?}", engine.ports());
+    // 1 s of a loud L16 48 kHz stereo tone to the group, 6 ms a packet.
+    let tx = UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0)).unwrap();
+    let sender = std::thread::spawn(move || {
+        let mut packet = vec![0u8; 12 + 1152];
+        for k in 0..167u32 {
+            packet[0] = 0x80;
+            packet[1] = 127;
+            packet[2..4].copy_from_slice(&(k as u16).to_be_bytes());
+            packet[4..8].copy_from_slice(&(k * 288).to_be_bytes());
+            packet[8..12].copy_from_slice(&0x5eed_u32.to_be_bytes());
+            for (i, frame) in packet[12..].chunks_exact_mut(4).enumerate() {
+                let t = f64::from(k * 288 + i as u32) / 48_000.0;
+                let v = (16_000.0 * (2.0 * std::f64::consts::PI * 1000.0 * t).sin()) as i16;
+                frame[..2].copy_from_slice(&v.to_be_bytes());
+                frame[2..].copy_from_slice(&v.to_be_bytes());
+            }
+            tx.send_to(&packet, (SAP_GROUP, port)).unwrap();
+            std::thread::sleep(Duration::from_millis(6));
+        }
+    });
+    let (from_a, from_b) = std::thread::scope(|s| {
+        let a = s.spawn(|| collect(&a, 1.5));
+        let b = s.spawn(|| collect(&b, 1.5));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    sender.join().unwrap();
+    let stats = engine.stats();
+    engine.stop();
+    let heard = stats.sources.iter().find(|s| s.id == "sap-stream").unwrap();
+    assert!(heard.packets > 100, "{} packets heard", heard.packets);
+    for (name, packets) in [("a", &from_a), ("b", &from_b)] {
+        let loud = left_channel(packets, None)
+            .iter()
+            .filter(|x| x.abs() > 0.3)
+            .count();
+        assert!(loud > 4_800, "sink {name}: {loud} loud samples");
     }
 }

@@ -69,7 +69,12 @@ pub(crate) fn spawn_receiver(
     // claim to run while only one receives.
     let share = !groups.is_empty() || bind.is_multicast();
     let socket = bind_udp(bind, port, share)?;
-    for group in groups {
+    // Each group once: a second IP_ADD_MEMBERSHIP on one socket fails with EADDRINUSE, and a
+    // source on several paths names its group once per path.
+    for (i, group) in groups.iter().enumerate() {
+        if groups[..i].contains(group) {
+            continue;
+        }
         let iface = match bind {
             IpAddr::V4(a) if !a.is_multicast() => a,
             _ => Ipv4Addr::UNSPECIFIED,
