@@ -25,7 +25,8 @@ export const localEngine: EngineSettings = {
 /** A fresh temporary directory, removed when the test ends. */
 export function tempDir(t: TestContext, prefix = 'tributary-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // Retried: a daemon a test started may still be writing its last file as the test ends.
+  t.after(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
   return dir;
 }
 
