@@ -3,6 +3,7 @@
 // still says why it never finishes (before the fix, only placeholders present when the banner
 // went up did, and on a loaded machine the flasher's placeholder came later: it said "Loading
 // the flasher…" forever).
+import { afterEach, expect, test } from '@jest/globals';
 import { ASSET_ERROR_ID, assetCheckScript } from '@/lib/asset-check';
 
 function page(withPlaceholder: boolean) {
