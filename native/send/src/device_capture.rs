@@ -5,7 +5,7 @@
 //! packet's payload at a time from the ring, converted to the wire's 16-bit encoding, so the
 //! device's clock paces the sender as the sound server's does with PulseAudio.
 
-use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
+use cpal::traits::{DeviceTrait, StreamTrait};
 use cpal::{BufferSize, SampleFormat, SampleRate, SizedSample, StreamConfig};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -14,7 +14,9 @@ use std::time::Duration;
 use tributary_dsp::SampleFormat as WireFormat;
 use tributary_engine::ring::PcmRing;
 use tributary_engine::runtime::scheduling::raise_current_thread;
-use tributary_receive::output::device::fatal;
+use tributary_receive::output::cpal_devices::{
+    alsa_device, jack_device, on_error, reason, Direction::Capture,
+};
 
 /// How much the ring holds, ms: room for a sending thread that is late this long.
 pub const RING_MS: usize = 500;
@@ -62,15 +64,18 @@ pub struct DeviceCapture {
 /// in words.
 pub fn open(api: &Api, rate: u32, channels: u16) -> Result<DeviceCapture, String> {
     let (device, what) = match api {
-        Api::Alsa { device } => (alsa_device(device)?, format!("the ALSA device {device}")),
+        Api::Alsa { device } => (
+            alsa_device(device, Capture)?,
+            format!("the ALSA device {device}"),
+        ),
         Api::Jack { client } => (
-            jack_device(client)?,
+            jack_device(client, Capture)?,
             format!("the JACK server as {client}_in"),
         ),
     };
     let configs: Vec<_> = device
         .supported_input_configs()
-        .map_err(|e| format!("cannot open {what}: {}", reason(&e.to_string())))?
+        .map_err(|e| format!("cannot open {what}: {}", reason(&e.to_string(), Capture)))?
         .collect();
     let usable = |f: SampleFormat| matches!(f, SampleFormat::F32 | SampleFormat::I16);
     let fits = configs.iter().find(|c| {
@@ -110,7 +115,9 @@ pub fn open(api: &Api, rate: u32, channels: u16) -> Result<DeviceCapture, String
     let stats = Arc::new(DeviceStats::default());
     let failed = Arc::new(Mutex::new(None));
     let raise = matches!(api, Api::Alsa { .. });
-    let on_error = on_error(failed.clone(), stats.clone());
+    let on_error = on_error(failed.clone(), stats.clone(), |s: &DeviceStats| {
+        &s.device_errors
+    });
     let channels = usize::from(channels);
     let built = match fits.sample_format() {
         SampleFormat::I16 => device.build_input_stream(
@@ -126,7 +133,8 @@ pub fn open(api: &Api, rate: u32, channels: u16) -> Result<DeviceCapture, String
             None,
         ),
     };
-    let stream = built.map_err(|e| format!("cannot open {what}: {}", reason(&e.to_string())))?;
+    let stream =
+        built.map_err(|e| format!("cannot open {what}: {}", reason(&e.to_string(), Capture)))?;
     stream
         .play()
         .map_err(|e| format!("{what} does not start: {e}"))?;
@@ -138,58 +146,6 @@ pub fn open(api: &Api, rate: u32, channels: u16) -> Result<DeviceCapture, String
         what,
         stats,
     })
-}
-
-fn alsa_device(name: &str) -> Result<cpal::Device, String> {
-    let host = cpal::host_from_id(cpal::HostId::Alsa)
-        .map_err(|e| format!("ALSA is not available: {e}"))?;
-    if name == "default" {
-        return host
-            .default_input_device()
-            .ok_or_else(|| "ALSA has no default capture device".to_owned());
-    }
-    // cpal lists the devices it can open now: a busy one is not among them.
-    let devices: Vec<cpal::Device> = host
-        .input_devices()
-        .map_err(|e| format!("cannot list the ALSA capture devices: {e}"))?
-        .collect();
-    let names: Vec<String> = devices.iter().filter_map(|d| d.name().ok()).collect();
-    let wanted = tributary_receive::output::alsa_names::alsa_names(name);
-    devices
-        .into_iter()
-        .find(|d| d.name().is_ok_and(|n| wanted.contains(&n)))
-        .ok_or_else(|| {
-            format!(
-                "no ALSA capture device {name} that can be opened now (it does not exist, or \
-                 another program holds it; of a card's devices only the first opens, as hw:N,0 \
-                 or the card's name): the capture devices here are {}",
-                names.join(", ")
-            )
-        })
-}
-
-/// A JACK client named `client` + `_in` (cpal's naming) whose ports cpal connects to the
-/// system's capture ports; the server is never started for it.
-fn jack_device(client: &str) -> Result<cpal::Device, String> {
-    cpal::platform::JackDevice::default_input_device(client, true, false)
-        .map(cpal::Device::from)
-        .map_err(|e| {
-            format!(
-                "cannot connect to a JACK server{}: is jackd running (for this user)? ({e})",
-                std::env::var("JACK_DEFAULT_SERVER")
-                    .map(|s| format!(" ({s})"))
-                    .unwrap_or_default()
-            )
-        })
-}
-
-/// cpal's description, with a busy device said plainly.
-fn reason(text: &str) -> String {
-    if text.contains("EBUSY") || text.contains("busy") {
-        format!("the device is busy: another program records from it ({text})")
-    } else {
-        text.to_owned()
-    }
 }
 
 /// A sample as f32 in [-1, 1] (the ring's type).
@@ -236,20 +192,6 @@ fn push<T: ToF32>(ring: &PcmRing, data: &[T], channels: usize, stats: &DeviceSta
     if !ring.write_with(data.len(), |i| data[i].to_f32()) {
         stats.overruns.fetch_add(1, Relaxed);
         stats.frames_lost.fetch_add(frames, Relaxed);
-    }
-}
-
-fn on_error(
-    failed: Arc<Mutex<Option<String>>>,
-    stats: Arc<DeviceStats>,
-) -> impl FnMut(cpal::StreamError) + Send + 'static {
-    move |e: cpal::StreamError| {
-        stats.device_errors.fetch_add(1, Relaxed);
-        let text = e.to_string();
-        if fatal(&text) {
-            let mut f = failed.lock().unwrap_or_else(|e| e.into_inner());
-            f.get_or_insert(text);
-        }
     }
 }
 

@@ -7,8 +7,11 @@
 //! server's), which sets how much the engine keeps in the ring; [`OpenDevice::play`] then
 //! starts the stream on the card.
 
+use crate::output::cpal_devices::{
+    alsa_device, jack_device, on_error, reason, Direction::Playback,
+};
 use crate::output::{CardStats, OutputError};
-use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
+use cpal::traits::{DeviceTrait, StreamTrait};
 use cpal::{BufferSize, SampleFormat, SampleRate, StreamConfig, SupportedBufferSize};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
@@ -66,15 +69,23 @@ pub struct DeviceOutput {
 /// unsuitable device, or no JACK server, is an error in words.
 pub fn open(s: &DeviceSettings) -> Result<OpenDevice, OutputError> {
     let (device, what) = match &s.api {
-        Api::Alsa { device } => (alsa_device(device)?, format!("the ALSA device {device}")),
+        Api::Alsa { device } => (
+            alsa_device(device, Playback).map_err(OutputError)?,
+            format!("the ALSA device {device}"),
+        ),
         Api::Jack { client } => (
-            jack_device(client)?,
+            jack_device(client, Playback).map_err(OutputError)?,
             format!("the JACK server as {client}_out"),
         ),
     };
     let configs: Vec<_> = device
         .supported_output_configs()
-        .map_err(|e| OutputError(format!("cannot open {what}: {}", reason(&e.to_string()))))?
+        .map_err(|e| {
+            OutputError(format!(
+                "cannot open {what}: {}",
+                reason(&e.to_string(), Playback)
+            ))
+        })?
         .collect();
     let fits = configs.iter().find(|c| {
         c.channels() == s.channels
@@ -133,73 +144,6 @@ pub fn open(s: &DeviceSettings) -> Result<OpenDevice, OutputError> {
     })
 }
 
-fn alsa_device(name: &str) -> Result<cpal::Device, OutputError> {
-    let host = cpal::host_from_id(cpal::HostId::Alsa)
-        .map_err(|e| OutputError(format!("ALSA is not available: {e}")))?;
-    if name == "default" {
-        return host
-            .default_output_device()
-            .ok_or_else(|| OutputError("ALSA has no default device".into()));
-    }
-    // cpal lists the devices it can open now: a busy one is not among them.
-    let devices: Vec<cpal::Device> = host
-        .output_devices()
-        .map_err(|e| OutputError(format!("cannot list the ALSA devices: {e}")))?
-        .collect();
-    let names: Vec<String> = devices.iter().filter_map(|d| d.name().ok()).collect();
-    let wanted = super::alsa_names::alsa_names(name);
-    devices
-        .into_iter()
-        .find(|d| d.name().is_ok_and(|n| wanted.contains(&n)))
-        .ok_or_else(|| {
-            OutputError(format!(
-                "no ALSA device {name} that can be opened now (it does not exist, or another \
-                 program holds it; of a card's devices only the first opens, as hw:N,0 or the \
-                 card's name): the devices here are {}",
-                names.join(", ")
-            ))
-        })
-}
-
-/// A JACK client named `client` + `_out` (cpal's naming) whose ports cpal connects to the
-/// system's playback ports; the server is never started for it.
-fn jack_device(client: &str) -> Result<cpal::Device, OutputError> {
-    cpal::platform::JackDevice::default_output_device(client, true, false)
-        .map(cpal::Device::from)
-        .map_err(|e| {
-            OutputError(format!(
-                "cannot connect to a JACK server{}: is jackd running (for this user)? ({e})",
-                std::env::var("JACK_DEFAULT_SERVER")
-                    .map(|s| format!(" ({s})"))
-                    .unwrap_or_default()
-            ))
-        })
-}
-
-/// Whether cpal's error ends the stream: the JACK server stopped or changed its rate, the ALSA
-/// device is gone. `tributary send`'s ALSA and JACK capture asks the same.
-pub fn fatal(text: &str) -> bool {
-    [
-        "shut down",
-        "sample rate changed",
-        "ENODEV",
-        "EBADFD",
-        "DeviceNotAvailable",
-        "no longer available",
-    ]
-    .iter()
-    .any(|f| text.contains(f))
-}
-
-/// cpal's description, with a busy device said plainly.
-fn reason(text: &str) -> String {
-    if text.contains("EBUSY") || text.contains("busy") {
-        format!("the device is busy: another program plays on it ({text})")
-    } else {
-        text.to_owned()
-    }
-}
-
 impl OpenDevice {
     /// What plays, for the start line: `the ALSA device default`, `the JACK server as
     /// Tributary_out`.
@@ -219,7 +163,9 @@ impl OpenDevice {
             self.device.build_output_stream(
                 config,
                 on_data(card.clone(), raise, stats.clone()),
-                on_error(failed.clone(), stats.clone()),
+                on_error(failed.clone(), stats.clone(), |s: &CardStats| {
+                    &s.device_errors
+                }),
                 None,
             )
         };
@@ -233,7 +179,12 @@ impl OpenDevice {
             }
             built => built,
         }
-        .map_err(|e| OutputError(format!("cannot open {what}: {}", reason(&e.to_string()))))?;
+        .map_err(|e| {
+            OutputError(format!(
+                "cannot open {what}: {}",
+                reason(&e.to_string(), Playback)
+            ))
+        })?;
         stream
             .play()
             .map_err(|e| OutputError(format!("{what} does not start: {e}")))?;
@@ -264,22 +215,6 @@ fn on_data(
         let t = info.timestamp();
         if let Some(d) = t.playback.duration_since(&t.callback) {
             stats.server_latency_us.store(d.as_micros() as u64, Relaxed);
-        }
-    }
-}
-
-/// cpal reports what the device survives (JACK's xruns, a new period size, an ALSA write that
-/// failed) and what ends the stream: the first are counted, the second stop the receiver.
-fn on_error(
-    failed: Arc<Mutex<Option<String>>>,
-    stats: Arc<CardStats>,
-) -> impl FnMut(cpal::StreamError) + Send + 'static {
-    move |e: cpal::StreamError| {
-        stats.device_errors.fetch_add(1, Relaxed);
-        let text = e.to_string();
-        if fatal(&text) {
-            let mut f = failed.lock().unwrap_or_else(|e| e.into_inner());
-            f.get_or_insert(text);
         }
     }
 }

@@ -4,6 +4,7 @@
 //! the one running.
 
 pub mod alsa_names;
+pub mod cpal_devices;
 pub mod device;
 pub mod playing;
 pub mod pulse;
