@@ -7,9 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { axe } from './harness/axe';
+import { cardsViewFitsInBothSizesAndThemes } from './harness/cards-view';
 import { type Running, ready, start } from './harness/dashboard';
-import { noOverflow } from './harness/overflow';
 import { type RealisticHouse, realisticHouse } from './harness/realistic-house';
 
 let run: Running;
@@ -99,18 +98,8 @@ describe('compact cards', () => {
       26,
       `not in view: ${hidden.map((c) => c.name).join(', ')}`,
     );
-    await noOverflow(page, 'cards at 1440x900');
-    assert.deepEqual(await axe(page, 'cards 1440x900'), []);
-    // The same page at a smaller laptop's size.
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.waitForFunction(() => window.innerWidth === 1280);
-    await noOverflow(page, 'cards at 1280x800');
-    // The dark theme's colours, axe clean too.
-    const dark = await run.open('/', { width: 1440, height: 900, theme: 'dark' });
-    await dark.page.locator('.chip[data-state="playing"]').first().waitFor();
-    assert.deepEqual(await axe(dark.page, 'cards 1440x900 dark'), []);
-    assert.deepEqual([...errors, ...dark.errors], []);
-    await dark.context.close();
+    // At a smaller laptop's size too, and axe clean in the dark theme's colours (tones playing).
+    await cardsViewFitsInBothSizesAndThemes(run, page, errors, '.chip[data-state="playing"]');
   });
 
   test("Details opens a card's telemetry below it, by mouse or keyboard, and closes again", async () => {

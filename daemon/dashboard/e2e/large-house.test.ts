@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { receivers, sendScream } from './harness/audio';
 import { axe } from './harness/axe';
+import { cardsViewFitsInBothSizesAndThemes } from './harness/cards-view';
 import { config, eventually, openDetails, type Running, ready, start } from './harness/dashboard';
 import { HOUSE, populate } from './harness/house';
 import { noOverflow } from './harness/overflow';
@@ -77,16 +78,7 @@ describe('route lines with 64 routes', () => {
     assert.equal(sink.ids.length, 4);
 
     // The cards view of 32 sources, 16 sinks and 64 routes, at 1440x900 and then 1280x800.
-    await noOverflow(page, 'cards at 1440x900');
-    assert.deepEqual(await axe(page, 'cards 1440x900'), []);
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.waitForFunction(() => window.innerWidth === 1280);
-    await noOverflow(page, 'cards at 1280x800');
-    const dark = await run.open('/', { width: 1440, height: 900, theme: 'dark' });
-    await dark.page.locator('.card-head .chip').first().waitFor();
-    assert.deepEqual(await axe(dark.page, 'cards 1440x900 dark'), []);
-    assert.deepEqual([...errors, ...dark.errors], []);
-    await dark.context.close();
+    await cardsViewFitsInBothSizesAndThemes(run, page, errors, '.card-head .chip');
   });
 });
 
