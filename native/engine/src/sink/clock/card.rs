@@ -86,9 +86,9 @@ mod tests {
     use crate::sink::output::transport::Transport;
     use tributary_dsp::ChannelLayout;
 
-    #[test]
-    fn due_while_the_card_lacks_frames_and_then_when_it_will() {
-        // 48 kHz stereo, low mark 10 ms (480 frames); renders of 5 ms (240 frames).
+    /// A stereo 48 kHz card (100 ms ring, low mark 10 ms = 480 frames) and the engine's output
+    /// into it.
+    fn stereo_card() -> (Card, CardOutput) {
         let card = Card::register(2, 48_000, 100.0, 10.0);
         let spec = SinkSpec::new(
             &card.id,
@@ -97,7 +97,14 @@ mod tests {
             16,
             ChannelLayout::STEREO,
         );
-        let mut out = CardOutput::new(&spec, 0).unwrap();
+        let out = CardOutput::new(&spec, 0).unwrap();
+        (card, out)
+    }
+
+    #[test]
+    fn due_while_the_card_lacks_frames_and_then_when_it_will() {
+        // 48 kHz stereo, low mark 10 ms (480 frames); renders of 5 ms (240 frames).
+        let (card, mut out) = stereo_card();
         let start = Instant::now();
         let mut clock = CardClock::new(card.shared.clone(), start, out.period());
         assert!(clock.deadline() <= start, "an empty ring: due at once");
@@ -125,15 +132,7 @@ mod tests {
     #[test]
     fn a_level_just_over_the_mark_waits_for_the_cards_next_read() {
         // Low mark 10 ms (480 frames); the card reads 5 ms (240 frames) at a time.
-        let card = Card::register(2, 48_000, 100.0, 10.0);
-        let spec = SinkSpec::new(
-            &card.id,
-            SinkProtocol::Card,
-            48_000,
-            16,
-            ChannelLayout::STEREO,
-        );
-        let mut out = CardOutput::new(&spec, 0).unwrap();
+        let (card, mut out) = stereo_card();
         let clock = CardClock::new(card.shared.clone(), Instant::now(), out.period());
         for _ in 0..3 {
             out.take(Mixed::Silence(240));
