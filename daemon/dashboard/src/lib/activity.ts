@@ -124,7 +124,6 @@ export function senderMatches(sender: UnknownSender, source: Source): boolean {
 export class ActivityTracker {
   readonly #samples = new Map<string, Sample[]>();
   readonly #lastGrowth = new Map<string, number>();
-  readonly #lastCompeting = new Map<string, number>();
 
   /** Records a stats message received at `now` (ms). */
   observe(stats: StatsMessage, now: number): void {
@@ -134,7 +133,6 @@ export class ActivityTracker {
       const list = this.#samples.get(id) ?? [];
       const last = list.at(-1);
       if (last && packets > last.packets) this.#lastGrowth.set(id, now);
-      if (last && competing > last.competing) this.#lastCompeting.set(id, now);
       list.push({ at: now, packets, troubles, competing });
       while (list.length > 1 && list[0]!.at < now - PROBLEM_WINDOW_MS) list.shift();
       this.#samples.set(id, list);
@@ -154,8 +152,11 @@ export class ActivityTracker {
 
   /** Whether a second sender's packets to source `id` were dropped within PLAYING_WINDOW_MS. */
   competing(id: string, now: number): boolean {
-    const at = this.#lastCompeting.get(id);
-    return at !== undefined && now - at <= PLAYING_WINDOW_MS;
+    const list = this.#samples.get(id) ?? [];
+    for (let i = list.length - 1; i > 0 && now - list[i]!.at <= PLAYING_WINDOW_MS; i--) {
+      if (list[i]!.competing > list[i - 1]!.competing) return true;
+    }
+    return false;
   }
 
   /** Whether there are two samples of `id` yet (growth can only be seen from the second). */
