@@ -8,8 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { startBench } from '../bench-results.mjs';
 import { BOUNDS, MIN_MINUTES_TO_GATE_SLOPES } from './report.mjs';
 
-/** Where a result's full record goes: beside it. */
-export const recordPathFor = (out) => `${out.replace(/\.json$/, '')}.record.jsonl`;
+/** A file beside the result `out`: `soak.json` -> `soak.WHAT.jsonl`. */
+export const besideResult = (out, what) => `${out.replace(/\.json$/, '')}.${what}.jsonl`;
 
 /** Starts the common result (its date, machine, commit and load now). */
 export function startResult(out) {
@@ -85,6 +85,6 @@ export function finishResult(bench, result, out) {
   bench.target('gaps_unexplained', '==', 0, { stated });
   bench.target('errors_5xx', '==', 0, { stated });
   bench.target('checks_failed', '==', 0, { stated });
-  writeFileSync(recordPathFor(out), `${JSON.stringify(result)}\n`);
+  writeFileSync(besideResult(out, 'record'), `${JSON.stringify(result)}\n`);
   return bench.finish();
 }

@@ -22,13 +22,10 @@ import { CONTROL, initialConfigYaml, SINKS } from './house.mjs';
 import { closeListeners } from './listeners.mjs';
 import { startReceivers } from './receivers.mjs';
 import { growth, printSummary, sharedGaps, sinkGaps, slopes, verdicts } from './report.mjs';
-import { finishResult, recordPathFor, startResult } from './result-file.mjs';
+import { besideResult, finishResult, startResult } from './result-file.mjs';
 import { readConfig, SAMPLE_EVERY_MS, takeSample } from './sampler.mjs';
 import { planDay, prng, SENDERS } from './schedule.mjs';
 import { Sender, startControl } from './senders.mjs';
-
-/** Where the events log of a result file goes: beside it. */
-export const eventsPathFor = (out) => `${out.replace(/\.json$/, '')}.events.jsonl`;
 
 /** Runs the soak; resolves with the result (also written to `out`). */
 export async function runSoak({ minutes, seed, out, commit, dashboard: withDashboard }) {
@@ -40,7 +37,7 @@ export async function runSoak({ minutes, seed, out, commit, dashboard: withDashb
   const dir = mkdtempSync(join(tmpdir(), 'tributary-soak-'));
   const configPath = join(dir, 'config.yaml');
   const insideFile = join(dir, 'inside.jsonl');
-  const eventsFile = eventsPathFor(out);
+  const eventsFile = besideResult(out, 'events');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(eventsFile, '');
   const events = [];
@@ -200,7 +197,7 @@ export async function runSoak({ minutes, seed, out, commit, dashboard: withDashb
   if (daemonExit) result.daemonLogTail = daemonLog.slice(-4000);
   printSummary(result);
   finishResult(bench, result, out);
-  console.log(`\nresult: ${out}\nrecord: ${recordPathFor(out)}\nevents: ${eventsFile}`);
+  console.log(`\nresult: ${out}\nrecord: ${besideResult(out, 'record')}\nevents: ${eventsFile}`);
   if (result.passed) rmSync(dir, { recursive: true, force: true });
   else console.log(`daemon's files and log kept in ${dir}`);
   return result;
