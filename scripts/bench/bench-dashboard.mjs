@@ -59,6 +59,16 @@ function frames(prefix, f) {
   for (const [kind, ms] of Object.entries(f.breakdown)) {
     bench.figure(`${prefix}.${kind}_ms_per_frame`, ms, 'ms', { digits: 2 });
   }
+  if (f.lines !== undefined) {
+    bench.figure(`${prefix}.lines_draws`, f.lines.draws, 'count', {
+      digits: 0,
+      label: 'frames the route lines were drawn in',
+    });
+    bench.figure(`${prefix}.lines_measures`, f.lines.measures, 'count', {
+      digits: 0,
+      label: 'of those, frames that measured every card (the rest followed a scroll)',
+    });
+  }
   if (f.levels_per_s !== undefined) {
     bench.figure(`${prefix}.levels_messages_per_s`, f.levels_per_s, 'per s', { digits: 0 });
   }

@@ -135,9 +135,20 @@ async function livePage(page: Page, levels: { readonly count: number }) {
     throw new Error('dashboard bench: no /ws/levels message reached the page');
 }
 
+/** How often the route lines were drawn, and how often every card was measured for it. */
+const linesCounts = (page: Page) =>
+  page.evaluate(() => {
+    const canvas = document.querySelector<HTMLElement>('canvas.route-lines');
+    return {
+      draws: Number(canvas?.dataset.draws ?? 0),
+      measures: Number(canvas?.dataset.measures ?? 0),
+    };
+  });
+
 /** Traces a scenario and prints its figures with the levels messages received meanwhile. */
 async function scenario(label: string, page: Page, levels: { readonly count: number }) {
   let counted = { messages: 0, ms: 1 };
+  const before = await linesCounts(page);
   const figures = await step(`tracing "${label}"`, traceLimitMs, () =>
     traceFrames(run.browser, page, async () => {
       const [before, at] = [levels.count, performance.now()];
@@ -145,9 +156,14 @@ async function scenario(label: string, page: Page, levels: { readonly count: num
       counted = { messages: levels.count - before, ms: performance.now() - at };
     }),
   );
+  const after = await linesCounts(page);
   const rate = (1000 * counted.messages) / counted.ms;
+  const lines = { draws: after.draws - before.draws, measures: after.measures - before.measures };
   console.log(formatFrames(`${label}, /ws/levels ${rate.toFixed(0)} messages/s`, figures));
-  return { ...figures, levels_per_s: rate };
+  console.log(
+    `  route lines: ${lines.draws} frames drawn, ${lines.measures} of them measured every card`,
+  );
+  return { ...figures, levels_per_s: rate, lines };
 }
 
 const sinks = await receivers(16);

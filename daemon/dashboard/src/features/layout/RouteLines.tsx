@@ -7,7 +7,8 @@
 // the route card is the accessible control.
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLive } from '../../api/hooks';
-import { type Box, emphasisOf, lineGeometry, linesOf } from './line-geometry';
+import { emphasisOf, lineGeometry, linesOf } from './line-geometry';
+import { LineLayout, type Placed } from './line-layout';
 import { type Picture, paint, type Stroke } from './line-paint';
 import { cardElement, onCardsChange, selectedRoute } from './registry';
 
@@ -77,6 +78,7 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
   const canvas = useRef<HTMLCanvasElement>(null);
   const frame = useRef(0);
   const drawn = useRef<Drawn[]>([]);
+  const layout = useRef(new LineLayout()).current;
   /** The line under the pointer, the card under the pointer, the card holding the focus. */
   const hovered = useRef('');
   const pointed = useRef('');
@@ -88,27 +90,22 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
     const box = container.current;
     const element = canvas.current;
     if (!box || !element) return;
-    // Read every position first (one layout per frame), then paint.
-    const origin = box.getBoundingClientRect();
-    const boxes = new Map<string, { card: Box; column: Box | undefined }>();
-    const columns = new Map<Element, Box>();
+    // Read every position first (one layout per frame), then paint. A frame drawn for a scroll
+    // follows the cards measured before (line-layout.ts).
+    const origin = layout.frame(box);
+    const boxes = new Map<string, Placed | undefined>();
     const measure = (id: string) => {
-      if (boxes.has(id)) return boxes.get(id);
-      const card = cardElement(id);
-      // A card the search hides (Column.tsx) has no line.
-      if (!card || card.closest('[hidden]')) return undefined;
-      const scroller = card.closest('.column-scroll');
-      if (scroller && !columns.has(scroller))
-        columns.set(scroller, scroller.getBoundingClientRect());
-      const measured = {
-        card: card.getBoundingClientRect(),
-        column: scroller ? columns.get(scroller) : undefined,
-      };
-      boxes.set(id, measured);
-      return measured;
+      if (!boxes.has(id)) boxes.set(id, layout.place(id, cardElement(id)));
+      return boxes.get(id);
     };
     const style = getComputedStyle(element);
     const colour = (name: string) => style.getPropertyValue(name).trim();
+    // Three colours a frame, not one lookup per line.
+    const colours = {
+      playing: colour('--accent'),
+      problem: colour('--danger'),
+      other: colour('--text-muted'),
+    };
     const next: Drawn[] = [];
     const strokes: Stroke[] = [];
     const full: string[] = [];
@@ -137,13 +134,12 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
               : line.state === 'off'
                 ? 0.45
                 : 0.55,
-        colour: colour(
+        colour:
           line.state === 'playing'
-            ? '--accent'
+            ? colours.playing
             : line.state === 'problem'
-              ? '--danger'
-              : '--text-muted',
-        ),
+              ? colours.problem
+              : colours.other,
         width:
           emphasis === 'faint'
             ? 1.25
@@ -169,6 +165,7 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
     element.dataset.focus = focus;
     element.dataset.full = full.join(' ');
     element.dataset.draws = String(Number(element.dataset.draws ?? 0) + 1);
+    element.dataset.measures = String(layout.measures);
   };
   const latest = useRef(draw);
   latest.current = draw;
@@ -177,10 +174,25 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
     if (frame.current === 0) frame.current = requestAnimationFrame(() => latest.current());
   }).current;
 
+  /** Redraws after something that may have moved cards: they are measured again. */
+  const remeasure = useRef(() => {
+    layout.forget();
+    schedule();
+  }).current;
+
   // Every render (new configuration, state, selection or search) redraws; so do scrolls, resizes
   // and card changes. In the frame that shows the change, once: drawing here at once cost a
-  // forced style and layout per render, on top of the scroll's redraw in the same frame.
-  useLayoutEffect(schedule);
+  // forced style and layout per render, on top of the scroll's redraw in the same frame. A new
+  // configuration may reorder cards: they are measured again. A new state or selection moves a
+  // card only by resizing one, which the registry's ResizeObserver reports (onCardsChange).
+  const measuredFor = useRef(config);
+  useLayoutEffect(() => {
+    if (measuredFor.current !== config) {
+      measuredFor.current = config;
+      layout.forget();
+    }
+    schedule();
+  });
   useEffect(() => {
     const box = container.current;
     const element = canvas.current;
@@ -224,28 +236,31 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
     // The keyboard's path: a card's lines are in full while focus is in it.
     const focusIn = (event: FocusEvent) => track(focused, cardIdOf(event.target));
     const focusOut = (event: FocusEvent) => track(focused, cardIdOf(event.relatedTarget));
-    const stop = onCardsChange(schedule);
-    box.addEventListener('scroll', schedule, { capture: true, passive: true });
+    // A panel's scroll moves only its cards, which the layout follows; any other scroll may
+    // move anything.
+    const scrolled = (event: Event) => (layout.follows(event.target) ? schedule() : remeasure());
+    const stop = onCardsChange(remeasure);
+    box.addEventListener('scroll', scrolled, { capture: true, passive: true });
     box.addEventListener('click', click);
     box.addEventListener('mousemove', move, { passive: true });
     box.addEventListener('mouseleave', leave);
     box.addEventListener('focusin', focusIn);
     box.addEventListener('focusout', focusOut);
-    window.addEventListener('resize', schedule, { passive: true });
+    window.addEventListener('resize', remeasure, { passive: true });
     return () => {
       stop();
-      box.removeEventListener('scroll', schedule, { capture: true });
+      box.removeEventListener('scroll', scrolled, { capture: true });
       box.removeEventListener('click', click);
       box.removeEventListener('mousemove', move);
       box.removeEventListener('mouseleave', leave);
       box.removeEventListener('focusin', focusIn);
       box.removeEventListener('focusout', focusOut);
-      window.removeEventListener('resize', schedule);
+      window.removeEventListener('resize', remeasure);
       cancelAnimationFrame(frame.current);
       frame.current = 0;
       release(element);
     };
-  }, [container, schedule]);
+  }, [container, schedule, remeasure, layout]);
 
   return <canvas ref={canvas} className="route-lines" />;
 }
