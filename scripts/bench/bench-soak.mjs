@@ -1,20 +1,23 @@
 #!/usr/bin/env node
 // `npm run bench -- soak`: a day of a house in an hour (issue 35). One daemon, as users run it,
 // with discovery and the engine on, in a network namespace of its own, living through a scripted
-// day: senders (ffmpeg -re RTP, ffmpeg RTP announced with SAP, a Scream sender) that start, stop,
-// restart with a new SSRC and stall; a configuration change every second through the API and a
+// day: sixteen senders (ffmpeg -re RTP, ffmpeg RTP announced with SAP, PulseAudio's
+// module-rtp-send, Scream senders) that start, stop, restart with a new SSRC (SAP senders in
+// another rate and channel count) and stall; a configuration change every second through the API
+// and a
 // hand edit of config.yaml every sixth of the run; MP3 and WebSocket listeners (some never read)
 // coming and going; a receiver on every sink. Every 10 s: RSS, heap, handles (from inside, a
-// preload), descriptors, threads, /api/stats latency and size, engine CPU and state, 5xx so far,
+// preload, after a full garbage collection), descriptors, threads, /api/stats latency and size, engine CPU and state, 5xx so far,
 // config.yaml's validity. At the end: slopes after the warm-up against the bounds in
 // soak/report.mjs, the gaps each monitored sink heard split into those a sender caused and the
 // others, and the final configuration against the script's. Seeded: `--seed S` replays a day.
 //   --minutes N (default 60), --seed S (default 35), --out FILE (default bench/results/soak.json;
-//   the events log goes beside it as FILE.events.jsonl), --dashboard (the dashboard open in
+//   the events log goes beside it as FILE.events.jsonl; the plots of memory and descriptors to
+//   content/docs/images/soak-memory.svg for the default FILE, else to FILE.svg), --dashboard (the dashboard open in
 //   Chromium throughout), --report-only (exit 0 on a failed check).
-// Needs root (unshare -n), ip and ffmpeg; exits 2 when one is missing.
+// Needs root (unshare -n), ip, ffmpeg and pulseaudio; exits 2 when one is missing.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchFlags, resultsDir, root } from './bench-results.mjs';
@@ -54,9 +57,15 @@ const have = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 function unavailable() {
   if (process.getuid?.() !== 0)
     return 'the soak needs root (it runs in a network namespace: unshare -n)';
-  for (const tool of ['unshare', 'ip', 'ffmpeg']) {
-    if (!have(tool))
-      return `the soak needs ${tool} (Debian: ${tool === 'ip' ? 'iproute2' : tool === 'unshare' ? 'util-linux' : 'ffmpeg'})`;
+  const packages = {
+    unshare: 'util-linux',
+    ip: 'iproute2',
+    ffmpeg: 'ffmpeg',
+    pulseaudio: 'pulseaudio',
+    chrt: 'util-linux',
+  };
+  for (const [tool, debian] of Object.entries(packages)) {
+    if (!have(tool)) return `the soak needs ${tool} (Debian: ${debian})`;
   }
   if (!existsSync(join(root, 'daemon/dist/cli.js')))
     return 'build the daemon first: npm run build -w daemon';
@@ -108,6 +117,13 @@ async function main() {
     spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim() || null;
   console.log(`soak: ${opts.minutes} min, seed ${opts.seed}, result to ${opts.out}`);
   const result = await runSoak({ ...opts, commit });
+  // The plots: for the default result, the docs' image (the committed run's); else beside it.
+  const { DEFAULT_PLOT, readRecord, soakPlotSvg } = await import('./soak/plot.mjs');
+  const { besideResult } = await import('./soak/result-file.mjs');
+  const plot =
+    opts.out === join(resultsDir, 'soak.json') ? DEFAULT_PLOT : opts.out.replace(/\.json$/, '.svg');
+  writeFileSync(plot, soakPlotSvg(readRecord(besideResult(opts.out, 'record'))));
+  console.log(`plots: ${plot}`);
   const { reportOnly } = benchFlags();
   if (!result.passed) {
     console.error(

@@ -17,7 +17,8 @@ export async function startDaemon(dir, insideFile, log) {
     cwd: dir,
     env: {
       ...process.env,
-      NODE_OPTIONS: `--import ${preload}`,
+      // SOAK_NODE_OPTIONS adds the investigator's own (e.g. --heapsnapshot-signal=SIGUSR2).
+      NODE_OPTIONS: `--expose-gc --import ${preload} ${process.env.SOAK_NODE_OPTIONS ?? ''}`.trim(),
       SOAK_INSIDE_FILE: insideFile,
       API_HOST: '127.0.0.1',
       API_PORT: String(API_PORT),

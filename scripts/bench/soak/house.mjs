@@ -1,14 +1,12 @@
 // The house the soak runs: its sinks (each a UDP receiver of the soak's on its own loopback
 // address), sources (one per sender), routes, and the daemon's first config.yaml. The soak owns
 // the network namespace, so the addresses and ports are fixed.
-import { SENDERS } from './schedule.mjs';
+import { ANNOUNCED, SENDERS } from './schedule.mjs';
 
 /** Ports of the daemon in the namespace. */
 export const API_PORT = 8443;
 export const HTTP_PORT = 8080;
 export const SCREAM_PORT = 4010;
-/** The address the Scream sender sends from (the Scream source's ip). */
-export const SCREAM_FROM = '127.0.2.1';
 /**
  * The SAP senders' RTP ports (RTP to 224.2.127.254, the SAP group's address, same_port=1). Not
  * 5004: the sinks' receivers hold 127.0.1.x:5004, and the engine cannot bind 0.0.0.0:5004 beside
@@ -16,6 +14,8 @@ export const SCREAM_FROM = '127.0.2.1';
  */
 export const SAP_GROUP = '224.2.127.254';
 export const sapPort = (i) => 5204 + 2 * i;
+/** The port an announced sender (SAP or PulseAudio) sends its RTP to, on SAP_GROUP. */
+export const announcedPort = (sender) => sapPort(ANNOUNCED.indexOf(sender));
 export const rtpPort = (i) => 41_000 + 2 * i;
 
 /**
@@ -46,7 +46,7 @@ export const GROUP = { key: 'upstairs', name: 'Upstairs', members: ['spare-a', '
 
 /** The source each sender plays into (the SAP senders: the group their sources are added to). */
 export function sourceOf(sender) {
-  return sender.kind === 'sap' ? 'SAP streams' : sender.id;
+  return ANNOUNCED.includes(sender) ? 'SAP streams' : sender.id;
 }
 
 /** The sources in config.yaml: one per RTP and Scream sender, and the SAP group. */
@@ -54,7 +54,7 @@ export function sourcesYaml() {
   const lines = [];
   SENDERS.forEach((s, i) => {
     if (s.kind === 'rtp') lines.push(`  - name: ${s.id}`, '    rtp:', `      port: ${rtpPort(i)}`);
-    if (s.kind === 'scream') lines.push(`  - name: ${s.id}`, `    ip: ${SCREAM_FROM}`);
+    if (s.kind === 'scream') lines.push(`  - name: ${s.id}`, `    ip: ${s.from}`);
   });
   lines.push('  - name: SAP streams', '    is_group: true');
   return lines.join('\n');

@@ -1,21 +1,27 @@
 // Loaded into the daemon by the soak (NODE_OPTIONS=--import): every 10 s it appends one JSON line
 // to the file SOAK_INSIDE_FILE names with what only the process itself can see: its memory
-// (rss, heapUsed, external, arrayBuffers) and its active handles and requests counted by type
-// (process.getActiveResourcesInfo()). Its own timer is unref'd and counted like the others (one
-// Timeout, constant).
+// (rss, heapUsed, heapTotal, external, arrayBuffers, and V8's own malloc'd memory) and its active
+// handles and requests counted by type (process.getActiveResourcesInfo()). The soak starts the
+// daemon with --expose-gc so each sample follows a full collection: heapUsed is then what the
+// daemon keeps, not where the collector happened to be in its cycle (without it, heapUsed swings
+// 37-57 MB between samples and a fitted slope measures the phase of the sawtooth). Its own timer
+// is unref'd and counted like the others (one Timeout, constant).
 import { appendFileSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
 
 const file = process.env.SOAK_INSIDE_FILE;
 const EVERY_MS = 10_000;
 
 function sample() {
-  const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
+  globalThis.gc?.();
+  const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+  const { malloced_memory: v8Malloced } = getHeapStatistics();
   const resources = {};
   for (const type of process.getActiveResourcesInfo()) resources[type] = (resources[type] ?? 0) + 1;
   try {
     appendFileSync(
       file,
-      `${JSON.stringify({ t: Date.now(), rss, heapUsed, external, arrayBuffers, resources })}\n`,
+      `${JSON.stringify({ t: Date.now(), rss, heapUsed, heapTotal, external, arrayBuffers, v8Malloced, resources })}\n`,
     );
   } catch {}
 }

@@ -21,7 +21,10 @@ export const MIN_MINUTES_TO_GATE_SLOPES = 30;
 export const MAX_MACHINE_PAUSED = 0.01;
 
 /** How long before an outage, and after it, a gap still counts as the sender's. */
-export const MARGIN = { beforeMs: 500, afterMs: { rtp: 3000, scream: 3000, sap: 10_000 } };
+export const MARGIN = {
+  beforeMs: 500,
+  afterMs: { rtp: 3000, scream: 3000, sap: 10_000, pulse: 10_000 },
+};
 
 /** Slopes per hour: RSS (from /proc and from inside), heap, external, array buffers, fds, threads, handles. */
 export function slopes(outside, inside, minutes) {

@@ -25,18 +25,59 @@ export function prng(seed) {
 }
 
 /**
- * The senders of the day: `kind` (rtp: ffmpeg -re L16 RTP to a source's port; scream: the
- * soak's Scream sender from its own address; sap: ffmpeg announcing its RTP stream with SAP) and
- * the sink it is heard on (`sink`: the monitored sink its route plays to).
+ * The senders of the day, sixteen as in a busy house: `kind` (rtp: ffmpeg -re L16 RTP to a
+ * source's port; scream: the soak's Scream sender from its own address `from`; sap: ffmpeg
+ * announcing its RTP stream with SAP, in `formats` it changes at each restart; pulse: a
+ * PulseAudio of its own playing a sine through module-rtp-send, which announces with SAP too) and
+ * the sink it is heard on (`sink`: the monitored sink its route plays to; null: played into a
+ * source no monitored sink plays, for the engine's load and churn). Every announced stream joins
+ * the SAP streams group, which Garden plays: all of them are Garden's.
  */
 export const SENDERS = [
   { id: 'rtp-1', kind: 'rtp', hz: 440, sink: 'Kitchen' },
   { id: 'rtp-2', kind: 'rtp', hz: 660, sink: 'Office' },
-  { id: 'scream-1', kind: 'scream', hz: 550, sink: 'Bedroom' },
+  { id: 'scream-1', kind: 'scream', hz: 550, sink: 'Bedroom', from: '127.0.2.1' },
   { id: 'sap-1', kind: 'sap', hz: 880, sink: 'Garden' },
   { id: 'rtp-3', kind: 'rtp', hz: 330, sink: null },
-  { id: 'sap-2', kind: 'sap', hz: 990, sink: 'Garden' },
+  {
+    id: 'sap-2',
+    kind: 'sap',
+    hz: 990,
+    sink: 'Garden',
+    formats: [
+      { rate: 48000, channels: 2 },
+      { rate: 44100, channels: 1 },
+    ],
+  },
+  { id: 'pulse-1', kind: 'pulse', hz: 770, sink: 'Garden' },
+  { id: 'rtp-4', kind: 'rtp', hz: 220, sink: null },
+  { id: 'rtp-5', kind: 'rtp', hz: 247, sink: null },
+  { id: 'rtp-6', kind: 'rtp', hz: 262, sink: null },
+  { id: 'rtp-7', kind: 'rtp', hz: 294, sink: null },
+  { id: 'rtp-8', kind: 'rtp', hz: 349, sink: null },
+  { id: 'rtp-9', kind: 'rtp', hz: 392, sink: null },
+  { id: 'scream-2', kind: 'scream', hz: 523, sink: null, from: '127.0.2.2' },
+  {
+    id: 'sap-3',
+    kind: 'sap',
+    hz: 587,
+    sink: 'Garden',
+    formats: [
+      { rate: 44100, channels: 2 },
+      { rate: 48000, channels: 1 },
+    ],
+  },
+  { id: 'pulse-2', kind: 'pulse', hz: 659, sink: 'Garden' },
 ];
+
+/** The senders that announce with SAP (multicast RTP the daemon discovers). */
+export const ANNOUNCED = SENDERS.filter((s) => s.kind === 'sap' || s.kind === 'pulse');
+
+/** The format a sender plays on its `n`th start (its formats in turn; 48 kHz stereo if none). */
+export function formatOf(sender, n) {
+  const formats = sender.formats ?? [{ rate: 48000, channels: 2 }];
+  return formats[n % formats.length];
+}
 
 /** The sinks whose recordings are checked for gaps: each plays its senders throughout. */
 export const MONITORED = [...new Set(SENDERS.filter((s) => s.sink).map((s) => s.sink))];

@@ -1,27 +1,40 @@
 // The soak's senders as processes: ffmpeg `-re` L16 RTP to an RTP source's port, ffmpeg RTP
-// announced with SAP, and the soak's Scream sender. Each can start, stop (SIGTERM: ffmpeg's SAP
-// muxer sends its deletion), restart (a new process: a new SSRC and source port) and stall
-// (SIGSTOP, then SIGCONT). Every action, and any exit the soak did not ask for, goes to the events
+// announced with SAP, PulseAudio's module-rtp-send, and the soak's Scream sender. Each can start,
+// stop (SIGTERM: ffmpeg's SAP muxer and module-rtp-send send their deletion), restart (a new
+// process: a new SSRC and source port; a SAP sender in its next format) and stall (SIGSTOP, then
+// SIGCONT). Every action, and any exit the soak did not ask for, goes to the events
 // log with its time.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONTROL, rtpPort, SAP_GROUP, SCREAM_FROM, SCREAM_PORT, sapPort } from './house.mjs';
-import { SENDERS } from './schedule.mjs';
+import { announcedPort, CONTROL, rtpPort, SAP_GROUP, SCREAM_PORT } from './house.mjs';
+import { formatOf } from './schedule.mjs';
 
 const screamSender = fileURLToPath(new URL('./scream-sender.mjs', import.meta.url));
 
-/** The command that plays sender `s` (index `i` in SENDERS). */
-export function senderCommand(s, i) {
+/**
+ * How sender `s` (index `i` in SENDERS) plays on its `n`th start: `{ cmd, args, env, dir }`
+ * (`dir`: a folder of its own to remove when it ends, for PulseAudio). SAP senders take their
+ * formats in turn, so a restart can change the rate and channels the SDP announces.
+ */
+export function senderCommand(s, i, n = 0) {
   if (s.kind === 'scream') {
-    return [process.execPath, [screamSender, String(SCREAM_PORT), SCREAM_FROM, String(s.hz)]];
+    return {
+      cmd: process.execPath,
+      args: [screamSender, String(SCREAM_PORT), s.from, String(s.hz)],
+    };
   }
+  if (s.kind === 'pulse') return pulseCommand(s);
+  const { rate, channels } = formatOf(s, n);
   const url =
     s.kind === 'rtp'
       ? `rtp://127.0.0.1:${rtpPort(i)}`
-      : `sap://${SAP_GROUP}:${sapPort(SENDERS.filter((x) => x.kind === 'sap').indexOf(s))}?same_port=1`;
-  return [
-    'ffmpeg',
-    [
+      : `sap://${SAP_GROUP}:${announcedPort(s)}?same_port=1`;
+  return {
+    cmd: 'ffmpeg',
+    args: [
       '-hide_banner',
       '-loglevel',
       'error',
@@ -30,16 +43,55 @@ export function senderCommand(s, i) {
       '-f',
       'lavfi',
       '-i',
-      `sine=frequency=${s.hz}:sample_rate=48000`,
+      `sine=frequency=${s.hz}:sample_rate=${rate}`,
       '-ac',
-      '2',
+      String(channels),
       '-c:a',
       'pcm_s16be',
       '-f',
       s.kind === 'rtp' ? 'rtp' : 'sap',
       url,
     ],
-  ];
+  };
+}
+
+/**
+ * A PulseAudio of the sender's own, as the team guide runs one (`-n -F FILE.pa`, never exiting by
+ * itself, `--system=false` as root), at real-time priority as a desktop's runs: a null sink
+ * playing module-sine, sent by module-rtp-send to SAP_GROUP (loop=1: heard on this host), which
+ * announces it with SAP. SIGTERM unloads the modules, and module-rtp-send says goodbye.
+ */
+function pulseCommand(s) {
+  const dir = mkdtempSync(join(tmpdir(), `tributary-soak-${s.id}-`));
+  const script = join(dir, 'sender.pa');
+  writeFileSync(
+    script,
+    [
+      `load-module module-native-protocol-unix auth-anonymous=1 socket=${join(dir, 'native')}`,
+      'load-module module-null-sink sink_name=gen rate=48000 channels=2',
+      `load-module module-sine sink=gen frequency=${s.hz}`,
+      `load-module module-rtp-send source=gen.monitor destination_ip=${SAP_GROUP} port=${announcedPort(s)} loop=1 mtu=1164`,
+      '',
+    ].join('\n'),
+  );
+  return {
+    cmd: 'chrt',
+    args: [
+      '-r',
+      '10',
+      'pulseaudio',
+      '-n',
+      '-F',
+      script,
+      '--exit-idle-time=-1',
+      '--disallow-exit',
+      '--system=false',
+      '--daemonize=no',
+      '--log-level=error',
+    ],
+    env: { ...process.env, HOME: dir, XDG_RUNTIME_DIR: dir },
+    dir,
+  };
 }
 
 /** One sender: its process while it plays. `log(type, fields)` records events. */
@@ -51,11 +103,17 @@ export class Sender {
     this.child = null;
     this.stderr = '';
     this.stalled = null;
+    /** How many times it was started (a SAP sender's format changes with each). */
+    this.starts = 0;
   }
 
   #spawn() {
-    const [cmd, args] = senderCommand(this.spec, this.index);
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const { cmd, args, env, dir } = senderCommand(this.spec, this.index, this.starts);
+    const format = formatOf(this.spec, this.starts);
+    this.starts++;
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: env ?? process.env });
+    if (dir) child.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    child.format = format;
     // The Scream sender says when it paused itself ("late MS"): the sender's own outage.
     child.stdout.on('data', (c) => {
       for (const m of String(c).matchAll(/^late (\d+)$/gm)) {
@@ -96,7 +154,7 @@ export class Sender {
   start() {
     if (this.child) return;
     const child = this.#spawn();
-    this.log('sender-start', { sender: this.spec.id, pid: child.pid });
+    this.log('sender-start', { sender: this.spec.id, pid: child.pid, format: child.format });
   }
 
   async stop() {
@@ -110,7 +168,7 @@ export class Sender {
     this.log('sender-restart', { sender: this.spec.id });
     await this.#kill();
     const child = this.#spawn();
-    this.log('sender-restarted', { sender: this.spec.id, pid: child.pid });
+    this.log('sender-restarted', { sender: this.spec.id, pid: child.pid, format: child.format });
   }
 
   stall(ms) {

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { soakOptions } from '../bench-soak.mjs';
 import {
@@ -8,7 +10,9 @@ import {
   initialModel,
   nextChange,
 } from '../soak/config-churn.mjs';
-import { planDay, prng, SENDERS } from '../soak/schedule.mjs';
+import { announcedPort, initialConfigYaml } from '../soak/house.mjs';
+import { ANNOUNCED, planDay, prng, SENDERS } from '../soak/schedule.mjs';
+import { senderCommand } from '../soak/senders.mjs';
 
 test('the PRNG: the same seed draws the same numbers, another seed others, all in [0, 1)', () => {
   const draw = (seed) => Array.from({ length: 1000 }, prng(seed).next);
@@ -56,6 +60,56 @@ test('every sender starts first, and every stop is followed by a start', () => {
         assert.equal(own[i + 1]?.type, 'sender-start', `${s.id} at ${e.at}`);
     });
   }
+});
+
+test('sixteen senders of four kinds; each announced one on a port of its own, all heard on Garden', () => {
+  assert.equal(SENDERS.length, 16);
+  assert.deepEqual(new Set(SENDERS.map((s) => s.kind)), new Set(['rtp', 'scream', 'sap', 'pulse']));
+  assert.equal(new Set(ANNOUNCED.map(announcedPort)).size, ANNOUNCED.length);
+  for (const s of ANNOUNCED) {
+    const c = senderCommand(s, SENDERS.indexOf(s));
+    const said = c.dir ? readFileSync(join(c.dir, 'sender.pa'), 'utf8') : c.args.join(' ');
+    if (c.dir) rmSync(c.dir, { recursive: true, force: true });
+    assert.match(said, new RegExp(`(:|port=)${announcedPort(s)}\\b`), s.id);
+  }
+  assert.ok(ANNOUNCED.every((s) => s.sink === 'Garden'));
+  // Every Scream sender has an address of its own, and a source with that ip.
+  const screams = SENDERS.filter((s) => s.kind === 'scream');
+  assert.equal(new Set(screams.map((s) => s.from)).size, screams.length);
+  for (const s of screams) assert.match(initialConfigYaml(), new RegExp(`ip: ${s.from}`));
+});
+
+test('a SAP sender changes format at each restart: the rate and channels ffmpeg is given', () => {
+  const sap = SENDERS.find((s) => s.kind === 'sap' && s.formats);
+  const i = SENDERS.indexOf(sap);
+  const args = (n) => senderCommand(sap, i, n).args.join(' ');
+  assert.match(
+    args(0),
+    new RegExp(`sample_rate=${sap.formats[0].rate} -ac ${sap.formats[0].channels} `),
+  );
+  assert.match(
+    args(1),
+    new RegExp(`sample_rate=${sap.formats[1].rate} -ac ${sap.formats[1].channels} `),
+  );
+  assert.equal(args(2), args(0));
+});
+
+test('a PulseAudio sender: its own folder and script, module-rtp-send looped back to the SAP group', () => {
+  const pulse = SENDERS.find((s) => s.kind === 'pulse');
+  const c = senderCommand(pulse, SENDERS.indexOf(pulse));
+  try {
+    assert.deepEqual(c.args.slice(0, 5), ['-r', '10', 'pulseaudio', '-n', '-F']);
+    assert.equal(c.env.HOME, c.dir);
+    const script = readFileSync(join(c.dir, 'sender.pa'), 'utf8');
+    assert.match(script, /module-sine sink=gen frequency=770/);
+    assert.match(
+      script,
+      /module-rtp-send source=gen\.monitor destination_ip=224\.2\.127\.254 port=\d+ loop=1/,
+    );
+  } finally {
+    rmSync(c.dir, { recursive: true, force: true });
+  }
+  assert.equal(existsSync(c.dir), false);
 });
 
 test('hand edits: every sixth of the run, five of them, for an hour or five minutes', () => {
