@@ -49,6 +49,7 @@ export const MASKED = {
 export const UNMASKED = {
   fidelity: 'clock recovery against real senders for minutes of audio',
   flood: 'socket and cap behaviour under a packet flood',
+  malloc_arenas: "the cap on glibc's malloc arenas, no audio",
   multicast: 'multicast membership in a private network namespace',
   pipewire: 'interoperation with a PipeWire daemon',
   pulseaudio: 'interoperation with a PulseAudio daemon',

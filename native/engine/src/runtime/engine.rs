@@ -38,6 +38,7 @@ impl Engine {
     /// the message) if a socket cannot be bound.
     pub fn start(options: EngineOptions) -> io::Result<Engine> {
         fault::install_panic_hook();
+        crate::runtime::malloc_arenas::limit_malloc_arenas();
         let (messages, inbox) = mpsc::channel();
         let control = Control::start(options, messages.clone())?;
         let inner = Arc::new(Mutex::new(Inner::new(control)));

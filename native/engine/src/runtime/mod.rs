@@ -7,7 +7,8 @@
 //!   off the real-time thread; [`worker`]: the engine thread (and [`ingest`], its packets);
 //! - [`net`]: the receiver threads; [`scheduling`]: real-time priority for the engine's
 //!   threads; [`stats`]: engine-wide counters and the statistics snapshot; [`levels`]: the
-//!   sinks' levels and spectra for meters and visualizers.
+//!   sinks' levels and spectra for meters and visualizers; [`malloc_arenas`]: a cap on glibc's
+//!   malloc arenas, which threads that come and go would otherwise multiply.
 
 pub mod control;
 pub mod engine;
@@ -17,6 +18,7 @@ pub mod fault_injection;
 pub mod health;
 mod ingest;
 pub mod levels;
+pub mod malloc_arenas;
 pub mod net;
 pub mod plan;
 pub mod scheduling;
