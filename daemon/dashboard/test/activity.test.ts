@@ -5,7 +5,7 @@ import { FLAT_EQUALIZER } from '../../src/schema/constants';
 import { SINK_DEFAULTS } from '../../src/schema/sink';
 import { SOURCE_DEFAULTS } from '../../src/schema/source';
 import { type Config, type StatsMessage, solve } from '../src/api/schema';
-import { ActivityTracker, computeActivity } from '../src/lib/activity';
+import { ActivityTracker, computeActivity, keepUnchanged } from '../src/lib/activity';
 import { engineStatus } from './engine-status';
 
 /** Discovery as /api/stats reports it with DISCOVERY=off. */
@@ -192,6 +192,36 @@ test('a source whose packets grow is playing, and so are its sinks, route and th
   assert.equal(a.routes.get(c.route.config_id)?.chip.state, 'playing');
   assert.deepEqual(a.playsOn.get(c.pc.config_id), ['Kitchen']);
   assert.equal(a.sources.get(c.tv.config_id)?.chip.label, 'no signal');
+});
+
+test('a stats message that moves only counters keeps every chip the same object (no card re-renders)', () => {
+  const c = setup();
+  const solved = solve(c.config);
+  const tracker = new ActivityTracker();
+  tracker.observe(stats(c, 100), 0);
+  tracker.observe(stats(c, 200), 1000);
+  const before = computeActivity(c.config, solved, stats(c, 200), tracker, 1000);
+  tracker.observe(stats(c, 300), 2000);
+  const next = computeActivity(c.config, solved, stats(c, 300), tracker, 2000);
+  const kept = keepUnchanged(before, next);
+  const pc = c.pc.config_id;
+  // The counters moved: the entry is new, and its stats are the new ones...
+  assert.notEqual(kept.sources.get(pc), before.sources.get(pc));
+  assert.equal(kept.sources.get(pc)?.stats?.packets, 300);
+  // ...and the chip, equal, is the one the card already shows.
+  assert.equal(kept.sources.get(pc)?.chip, before.sources.get(pc)?.chip);
+  assert.equal(
+    kept.sinks.get(c.kitchen.config_id)?.chip,
+    before.sinks.get(c.kitchen.config_id)?.chip,
+  );
+  // A chip that changed is the new one.
+  for (let t = 3000; t <= 6000; t += 1000) tracker.observe(stats(c, 300), t);
+  const quiet = keepUnchanged(
+    kept,
+    computeActivity(c.config, solved, stats(c, 300), tracker, 6000),
+  );
+  assert.notEqual(quiet.sources.get(pc)?.chip, kept.sources.get(pc)?.chip);
+  assert.match(quiet.sources.get(pc)?.chip.label ?? '', /^silent for/);
 });
 
 test('packets that stop: no signal for N s; the sink goes silent', () => {

@@ -1,6 +1,7 @@
 // What every card's state chip says, worked out from /ws/stats (counters, once a second), the
 // configuration and the solver's output: is audio arriving, is it heard, is anything wrong.
 // Counters only grow, so "in the last minute" is the difference with a sample a minute old.
+
 import type {
   Config,
   EngineStatus,
@@ -12,6 +13,7 @@ import type {
   StatsMessage,
   UnknownSender,
 } from '../api/schema';
+import { jsonEqual } from './json-equal';
 
 export type ChipState =
   | 'playing'
@@ -377,12 +379,24 @@ function addGroups<T extends { chip: Chip }>(
   }
 }
 
+/** `value` with the chip of `old` when the two chips are equal. */
+function keepChip<V>(old: V, value: V): V {
+  const a = (old as { chip?: Chip }).chip;
+  const b = (value as { chip?: Chip }).chip;
+  if (a === undefined || b === undefined || a === b || !jsonEqual(a, b)) {
+    return value;
+  }
+  return { ...value, chip: a };
+}
+
 /**
  * `next` with every entry that did not change replaced by the previous object (and a whole map
  * or list too when nothing in it changed), so a card re-renders only when what it shows changed.
+ * An entry that did change keeps its previous chip when the chip did not: a source's counters
+ * move with every stats message, and its chip (what the card shows) stays the same object.
  */
 export function keepUnchanged(previous: Activity, next: Activity): Activity {
-  const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+  const same = jsonEqual;
   const merge = <V>(before: ReadonlyMap<string, V>, after: ReadonlyMap<string, V>) => {
     let changed = before.size !== after.size;
     const out = new Map<string, V>();
@@ -390,7 +404,7 @@ export function keepUnchanged(previous: Activity, next: Activity): Activity {
       const old = before.get(key);
       if (old !== undefined && same(old, value)) out.set(key, old);
       else {
-        out.set(key, value);
+        out.set(key, old === undefined ? value : keepChip(old, value));
         changed = true;
       }
     }
