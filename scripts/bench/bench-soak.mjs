@@ -11,7 +11,8 @@
 // config.yaml's validity. At the end: slopes after the warm-up against the bounds in
 // soak/report.mjs, the gaps each monitored sink heard split into those a sender caused and the
 // others, and the final configuration against the script's. Seeded: `--seed S` replays a day.
-//   --minutes N (default 60), --seed S (default 35), --out FILE (default bench/results/soak.json;
+//   --minutes N (default 60) or --hours N (at most 24; the nightly workflow, .github/workflows/
+//   soak.yml), --seed S (default 35), --out FILE (default bench/results/soak.json;
 //   the events log goes beside it as FILE.events.jsonl; the plots of memory and descriptors to
 //   content/docs/images/soak-memory.svg for the default FILE, else to FILE.svg), --dashboard (the dashboard open in
 //   Chromium throughout), --report-only (exit 0 on a failed check).
@@ -39,6 +40,11 @@ export function soakOptions(argv) {
       if (!(opts.minutes >= 1 && opts.minutes <= 24 * 60)) {
         throw new Error('--minutes must be a number from 1 to 1440');
       }
+    } else if (a === '--hours') {
+      const hours = Number(value());
+      if (!(hours > 0 && hours <= 24))
+        throw new Error('--hours must be a number above 0, at most 24');
+      opts.minutes = Math.round(hours * 60);
     } else if (a === '--seed') {
       opts.seed = Number(value());
       if (!Number.isInteger(opts.seed) || opts.seed < 0 || opts.seed > 0xffffffff) {
@@ -84,7 +90,7 @@ async function main() {
     opts = soakOptions(process.argv.slice(2));
   } catch (err) {
     console.error(
-      `${err.message}: npm run bench -- soak [--minutes N] [--seed S] [--out FILE] [--dashboard] [--report-only]`,
+      `${err.message}: npm run bench -- soak [--minutes N | --hours N] [--seed S] [--out FILE] [--dashboard] [--report-only]`,
     );
     process.exit(2);
   }

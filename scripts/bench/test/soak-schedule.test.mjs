@@ -196,5 +196,30 @@ test('soak options: defaults, values, and a clear error for a bad one', () => {
   assert.throws(() => soakOptions(['--minutes', '0']), /--minutes must be/);
   assert.throws(() => soakOptions(['--seed', '1.5']), /--seed must be/);
   assert.throws(() => soakOptions(['--minutes']), /needs a value/);
-  assert.throws(() => soakOptions(['--hours', '2']), /unknown option --hours/);
+  assert.equal(soakOptions(['--hours', '24']).minutes, 1440);
+  assert.equal(soakOptions(['--hours', '1.5']).minutes, 90);
+  assert.throws(() => soakOptions(['--hours', '25']), /--hours must be/);
+  assert.throws(() => soakOptions(['--hours', '0']), /--hours must be/);
+  assert.throws(() => soakOptions(['--days', '1']), /unknown option --days/);
+});
+
+test('the nightly workflow runs a soak the bench accepts, for as many hours as it is given', async () => {
+  const { parse } = await import('yaml');
+  const workflow = parse(
+    readFileSync(new URL('../../../.github/workflows/soak.yml', import.meta.url), 'utf8'),
+  );
+  assert.ok(workflow.on.schedule?.length, 'it runs on a schedule');
+  const step = workflow.jobs.soak.steps.find((s) => s.name === 'soak');
+  const args = step.run.split('npm run bench -- soak ')[1].split(' ');
+  const hours = workflow.jobs.soak.env.HOURS.match(/'(\d+)'/)[1];
+  // The shell's quoting of "$HOURS" and "$RUNNER_TEMP/..." as the bench receives them.
+  const given = args.map((a) =>
+    a.replace('"$HOURS"', hours).replace(/^"\$RUNNER_TEMP(.*)"$/, '/tmp$1'),
+  );
+  const opts = soakOptions(given);
+  assert.equal(opts.minutes, Number(hours) * 60);
+  assert.equal(opts.dashboard, true);
+  // GitHub's own runners end a job at 6 hours; the default fits in them.
+  assert.ok(Number(hours) <= 5);
+  assert.ok(workflow.jobs.soak['timeout-minutes'] >= 24 * 60, 'long enough for 24 hours');
 });
