@@ -12,7 +12,7 @@ const round2 = (x) => Math.round(x * 100) / 100;
 
 /**
  * Runs the day until `endAt` (ms on `now()`); `ctx`: { plan, senders (by id), api, model, churnRng,
- * editRng, configPath, log, now }. Resolves with { changes, refused, handEdits }.
+ * editRng, configPath, log, now, dashboard (or null) }. Resolves with { changes, refused, handEdits }.
  */
 export async function playDay(ctx, endAt) {
   const { plan, now } = ctx;
@@ -86,6 +86,26 @@ function dispatch(ctx, e) {
     ctx.log('mp3-join', { sink: sink.key, ms: e.ms });
     mp3Listener(sink.ip, e.ms, ctx.log);
   } else if (e.type === 'ws-join') wsListener(e.feed, e.reads, e.ms, ctx.api.ca, ctx.log);
+  else if (e.type === 'whep-join') void whepListener(ctx, e);
+}
+
+/** A WHEP session in the dashboard's browser (only with --dashboard: no browser otherwise). */
+async function whepListener(ctx, e) {
+  const sink = SINKS.find((s) => s.name === e.sink);
+  const id = `whep-${sink.key}-${Math.round(ctx.now())}`;
+  if (!ctx.dashboard) {
+    ctx.log('whep-skipped', { id, why: 'no browser (run with --dashboard)' });
+    return;
+  }
+  // The sink's config_id by its address (the churn renames sinks, never moves them).
+  const res = await ctx.api.call('GET', '/sinks').catch(() => null);
+  const found = res?.body?.find?.((s) => s.ip === sink.ip && !s.is_group);
+  if (!found) {
+    ctx.log('whep-error', { id, error: 'sink not found' });
+    return;
+  }
+  ctx.log('whep-join', { id, sink: sink.key, ms: e.ms });
+  await ctx.dashboard.whep(found.config_id, e.ms, id);
 }
 
 /**

@@ -111,8 +111,26 @@ export function sinkGaps(received, events, end) {
 }
 
 /** The verdicts: each { name, ok, detail }, `gated: false` for those recorded only. */
+/** The WHEP sessions of the day from the events log: joined, answered 201 (else the statuses),
+ * left having received packets, and the errors. */
+export function whepSummary(events) {
+  const of = (type) => events.filter((e) => e.type === type);
+  const opens = of('whep-open');
+  const leaves = of('whep-leave');
+  return {
+    joins: of('whep-join').length,
+    answered: opens.filter((e) => e.status === 201).length,
+    refused: opens.filter((e) => e.status !== 201).map((e) => e.status),
+    left: leaves.length,
+    heard: leaves.filter((e) => e.packets > 0).length,
+    packets: leaves.reduce((n, e) => n + (e.packets ?? 0), 0),
+    errors: of('whep-error').map((e) => e.error),
+  };
+}
+
 export function verdicts({
   dashboard = null,
+  whep = null,
   machineGaps = [],
   minutes,
   slope,
@@ -210,6 +228,20 @@ export function verdicts({
       detail: fileDiff.slice(0, 10),
     },
     { name: 'daemon alive to the end', ok: daemonExit === null, gated: true, detail: daemonExit },
+    ...(whep && whep.joins > 0
+      ? [
+          {
+            name: 'every WHEP session answered, heard audio and left',
+            ok:
+              whep.answered === whep.joins &&
+              whep.left === whep.joins &&
+              whep.heard === whep.left &&
+              whep.errors.length === 0,
+            gated: true,
+            detail: `${whep.joins} joined, ${whep.answered} answered 201, ${whep.heard} of ${whep.left} that left heard packets (${whep.packets} in all); refused ${JSON.stringify(whep.refused)}; errors ${JSON.stringify(whep.errors.slice(0, 3))}`,
+          },
+        ]
+      : []),
     ...(dashboard
       ? [
           {

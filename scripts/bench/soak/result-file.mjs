@@ -65,6 +65,16 @@ export function finishResult(bench, result, out) {
   });
   f('stats_latency_max_ms', result.statsLatency.max, 'ms', { digits: 1 });
   f('engine_cpu_mean_percent', result.engineCpuMean, '% of one core', { digits: 1 });
+  if (result.whep?.joins > 0) {
+    f('whep_sessions', result.whep.joins, 'count', {
+      digits: 0,
+      label: 'WHEP sessions in Chromium that joined a sink',
+    });
+    f('whep_heard', result.whep.heard, 'count', {
+      digits: 0,
+      label: 'of those, sessions that received audio packets',
+    });
+  }
   f('checks_failed', result.verdicts.filter((v) => v.gated && !v.ok).length, 'count', {
     digits: 0,
     label: "the soak's gated checks that failed",

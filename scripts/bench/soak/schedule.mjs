@@ -101,8 +101,9 @@ function drawAction(r) {
 /**
  * The day for `minutes` from `seed`: a list of `{ at, type, ... }` (at: ms from the start), in
  * time order. Sender events: sender-start, sender-stop, sender-restart, sender-stall (with `ms`,
- * SIGSTOP then SIGCONT). Listener events: mp3-join, ws-join (feed stats or levels, `reads`
- * false for a client that never reads), each with `ms` to stay. hand-edit every minutes/6
+ * SIGSTOP then SIGCONT). Listener events: mp3-join, whep-join (a WebRTC session in Chromium),
+ * ws-join (feed stats or levels, `reads` false for a client that never reads), each with `ms` to
+ * stay. hand-edit every minutes/6
  * (every 10 minutes of an hour).
  */
 export function planDay({ minutes, seed }) {
@@ -138,7 +139,8 @@ export function planDay({ minutes, seed }) {
   ) {
     const ms = Math.round(r.range(5000, 120_000) * scale);
     const x = r.next();
-    if (x < 0.4) events.push({ at: t, type: 'mp3-join', sink: r.pick(MONITORED), ms });
+    if (x < 0.3) events.push({ at: t, type: 'mp3-join', sink: r.pick(MONITORED), ms });
+    else if (x < 0.45) events.push({ at: t, type: 'whep-join', sink: r.pick(MONITORED), ms });
     else {
       const feed = x < 0.7 ? 'stats' : 'levels';
       events.push({ at: t, type: 'ws-join', feed, reads: r.next() < 0.7, ms });

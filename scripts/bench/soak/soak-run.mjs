@@ -21,7 +21,15 @@ import { playDay } from './day.mjs';
 import { CONTROL, initialConfigYaml, SINKS } from './house.mjs';
 import { closeListeners } from './listeners.mjs';
 import { startReceivers } from './receivers.mjs';
-import { growth, printSummary, sharedGaps, sinkGaps, slopes, verdicts } from './report.mjs';
+import {
+  growth,
+  printSummary,
+  sharedGaps,
+  sinkGaps,
+  slopes,
+  verdicts,
+  whepSummary,
+} from './report.mjs';
 import { besideResult, finishResult, startResult } from './result-file.mjs';
 import { readConfig, SAMPLE_EVERY_MS, takeSample } from './sampler.mjs';
 import { planDay, prng, SENDERS } from './schedule.mjs';
@@ -98,6 +106,7 @@ export async function runSoak({ minutes, seed, out, commit, dashboard: withDashb
         configPath,
         log,
         now,
+        dashboard,
       },
       endAt,
     );
@@ -108,6 +117,7 @@ export async function runSoak({ minutes, seed, out, commit, dashboard: withDashb
   log('day-end');
 
   // The end: listeners and senders go, then the configuration is compared with the script's.
+  await dashboard?.leaveWhep();
   const page = dashboard ? await dashboard.check() : null;
   await dashboard?.close();
   closeListeners();
@@ -177,11 +187,13 @@ export async function runSoak({ minutes, seed, out, commit, dashboard: withDashb
     configDiff,
     fileDiff,
     dashboard: page,
+    whep: whepSummary(events),
     senderExits: events.filter((e) => e.type === 'sender-exit'),
     samples: { outside, inside },
   };
   result.verdicts = verdicts({
     dashboard: page,
+    whep: result.whep,
     machineGaps: result.machineGaps,
     minutes,
     slope,

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { hourlySlope, slope, warmupMs } from '../soak/fit.mjs';
 import { attribute, findGaps, intersect, outages, widen } from '../soak/gaps.mjs';
 import { peakL16, rtpPayload } from '../soak/receivers.mjs';
-import { growth, sharedGaps, sinkGaps } from '../soak/report.mjs';
+import { growth, sharedGaps, sinkGaps, verdicts, whepSummary } from '../soak/report.mjs';
 import { SENDERS } from '../soak/schedule.mjs';
 
 test('slope: least squares of a line, of noise around it, and nothing to fit', () => {
@@ -184,4 +184,38 @@ test('sink gaps: only the day counts (the soak stops the senders after it), by c
   );
   assert.deepEqual(g.office.unexplained, [gap(3100, 3400)], 'rtp-2 was playing');
   assert.equal(g.garden.packets, 0);
+});
+
+test('WHEP sessions: counted from the events log, and the check fails on any that did not hear', () => {
+  const events = [
+    { type: 'whep-join', id: 'a' },
+    { type: 'whep-open', id: 'a', status: 201 },
+    { type: 'whep-leave', id: 'a', packets: 500, deleted: 200 },
+    { type: 'whep-join', id: 'b' },
+    { type: 'whep-open', id: 'b', status: 201 },
+    { type: 'whep-leave', id: 'b', packets: 0, deleted: 200 },
+    { type: 'whep-join', id: 'c' },
+    { type: 'whep-open', id: 'c', status: 503 },
+  ];
+  const w = whepSummary(events);
+  assert.deepEqual(
+    [w.joins, w.answered, w.refused, w.left, w.heard, w.packets],
+    [3, 2, [503], 2, 1, 500],
+  );
+  const base = {
+    minutes: 5,
+    slope: { rssMBPerHour: null, heapMBPerHour: null, fdsPerHour: null },
+    gaps: {},
+    outside: [],
+    errors5xx: [],
+    configDiff: [],
+    fileDiff: [],
+    counts: { changes: 0, refused: 0, handEdits: 0, handEditsMissed: 0 },
+    daemonExit: null,
+  };
+  const check = (whep) =>
+    verdicts({ ...base, whep }).find((v) => v.name.startsWith('every WHEP session'));
+  assert.equal(check(w).ok, false);
+  assert.equal(check(whepSummary(events.slice(0, 3))).ok, true);
+  assert.equal(check(whepSummary([])), undefined, 'no session, no check');
 });
