@@ -24,6 +24,12 @@ export function prng(seed) {
   };
 }
 
+/** The formats SAP senders take in turn, one more at each restart. */
+const STEREO_48K = { rate: 48000, channels: 2 };
+const MONO_44K = { rate: 44100, channels: 1 };
+const STEREO_44K = { rate: 44100, channels: 2 };
+const MONO_48K = { rate: 48000, channels: 1 };
+
 /**
  * The senders of the day, sixteen as in a busy house: `kind` (rtp: ffmpeg -re L16 RTP to a
  * source's port; scream: the soak's Scream sender from its own address `from`; sap: ffmpeg
@@ -39,16 +45,7 @@ export const SENDERS = [
   { id: 'scream-1', kind: 'scream', hz: 550, sink: 'Bedroom', from: '127.0.2.1' },
   { id: 'sap-1', kind: 'sap', hz: 880, sink: 'Garden' },
   { id: 'rtp-3', kind: 'rtp', hz: 330, sink: null },
-  {
-    id: 'sap-2',
-    kind: 'sap',
-    hz: 990,
-    sink: 'Garden',
-    formats: [
-      { rate: 48000, channels: 2 },
-      { rate: 44100, channels: 1 },
-    ],
-  },
+  { id: 'sap-2', kind: 'sap', hz: 990, sink: 'Garden', formats: [STEREO_48K, MONO_44K] },
   { id: 'pulse-1', kind: 'pulse', hz: 770, sink: 'Garden' },
   { id: 'rtp-4', kind: 'rtp', hz: 220, sink: null },
   { id: 'rtp-5', kind: 'rtp', hz: 247, sink: null },
@@ -57,16 +54,7 @@ export const SENDERS = [
   { id: 'rtp-8', kind: 'rtp', hz: 349, sink: null },
   { id: 'rtp-9', kind: 'rtp', hz: 392, sink: null },
   { id: 'scream-2', kind: 'scream', hz: 523, sink: null, from: '127.0.2.2' },
-  {
-    id: 'sap-3',
-    kind: 'sap',
-    hz: 587,
-    sink: 'Garden',
-    formats: [
-      { rate: 44100, channels: 2 },
-      { rate: 48000, channels: 1 },
-    ],
-  },
+  { id: 'sap-3', kind: 'sap', hz: 587, sink: 'Garden', formats: [STEREO_44K, MONO_48K] },
   { id: 'pulse-2', kind: 'pulse', hz: 659, sink: 'Garden' },
 ];
 
@@ -75,7 +63,7 @@ export const ANNOUNCED = SENDERS.filter((s) => s.kind === 'sap' || s.kind === 'p
 
 /** The format a sender plays on its `n`th start (its formats in turn; 48 kHz stereo if none). */
 export function formatOf(sender, n) {
-  const formats = sender.formats ?? [{ rate: 48000, channels: 2 }];
+  const formats = sender.formats ?? [STEREO_48K];
   return formats[n % formats.length];
 }
 
