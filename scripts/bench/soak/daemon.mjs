@@ -27,6 +27,8 @@ export async function startDaemon(dir, insideFile, log) {
       CONFIGURATION_RELOAD_TIMEOUT: '1',
       ENGINE: 'on',
       ENGINE_BIND: '0.0.0.0',
+      // The namespace has loopback only: the WHEP listeners' ICE candidates are on it.
+      WEBRTC_ADDRESSES: '127.0.0.1',
       SCREAM_PORTS: String(SCREAM_PORT),
       SCREAM_TAGGED_PORT: 'off',
       RTP_PORTS: 'off',
