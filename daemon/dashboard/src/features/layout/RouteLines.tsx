@@ -240,6 +240,10 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
     // move anything.
     const scrolled = (event: Event) => (layout.follows(event.target) ? schedule() : remeasure());
     const stop = onCardsChange(remeasure);
+    // Something shown or hidden in the panels (the search hides cards and headings, keeping
+    // their layout, so no card resizes): the cards may have moved.
+    const shownOrHidden = new MutationObserver(remeasure);
+    shownOrHidden.observe(box, { attributes: true, attributeFilter: ['hidden'], subtree: true });
     box.addEventListener('scroll', scrolled, { capture: true, passive: true });
     box.addEventListener('click', click);
     box.addEventListener('mousemove', move, { passive: true });
@@ -249,6 +253,7 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
     window.addEventListener('resize', remeasure, { passive: true });
     return () => {
       stop();
+      shownOrHidden.disconnect();
       box.removeEventListener('scroll', scrolled, { capture: true });
       box.removeEventListener('click', click);
       box.removeEventListener('mousemove', move);

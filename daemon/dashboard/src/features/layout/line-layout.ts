@@ -3,8 +3,9 @@
 // measured boxes by how far their panel scrolled since (three scroll offsets read) instead of
 // measuring every card again (a getBoundingClientRect per card and frame: at 32 sources, 16 sinks
 // and 64 routes, the largest piece of script in a scrolling frame). Anything else that can move a
-// card (a card appearing, going or changing size, a render, a resize, a scroll of anything but a
-// known panel) forgets the measurements, and the next frame measures again.
+// card (a card appearing, going or changing size, anything in the panels shown or hidden, as the
+// search does, a new configuration, a resize, a scroll of anything but a known panel) forgets the
+// measurements, and the next frame measures again.
 import type { Box } from './line-geometry';
 
 /** A card as the lines need it: its box, and the visible box of the panel it scrolls in. */
