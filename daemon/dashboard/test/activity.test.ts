@@ -6,58 +6,8 @@ import { SINK_DEFAULTS } from '../../src/schema/sink';
 import { SOURCE_DEFAULTS } from '../../src/schema/source';
 import { type Config, type StatsMessage, solve } from '../src/api/schema';
 import { ActivityTracker, computeActivity, keepUnchanged } from '../src/lib/activity';
+import { DISCOVERY_OFF } from './discovery-off';
 import { engineStatus } from './engine-status';
-
-/** Discovery as /api/stats reports it with DISCOVERY=off. */
-const DISCOVERY_OFF: StatsMessage['discovery'] = {
-  enabled: false,
-  sap: {
-    state: 'off',
-    error: null,
-    port: 9875,
-    groups: [],
-    packets: 0,
-    announcements: 0,
-    deletions: 0,
-    malformed: 0,
-    unsupported: 0,
-    own: 0,
-    rate_limited: 0,
-    over_capacity: 0,
-    deletions_refused: 0,
-    last_problem: null,
-    streams_total: 0,
-    max_streams: 256,
-    auto_add: { per_minute: 30, added_last_minute: 0, waiting: 0 },
-    announcer: {
-      state: 'off',
-      error: null,
-      announced: 0,
-      sent: 0,
-      deletions: 0,
-      send_errors: 0,
-      last_error: null,
-    },
-  },
-  mdns: {
-    state: 'off',
-    error: null,
-    hostname: null,
-    packets: 0,
-    malformed: 0,
-    queries_sent: 0,
-    packets_sent: 0,
-    split_responses: 0,
-    max_packet_bytes: 0,
-    send_errors: 0,
-    sending: 'ok',
-    last_send_error: null,
-    recovered_at: null,
-    devices_total: 0,
-    advertised_total: 0,
-    sync: { to_devices: 0, from_devices: 0, errors: 0, not_sent: 0, last_error: null },
-  },
-};
 
 let ids = 0;
 const id = () => `00000000-0000-4000-8000-${String(++ids).padStart(12, '0')}`;
