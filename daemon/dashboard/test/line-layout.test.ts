@@ -20,10 +20,13 @@ function house() {
       return rect(110, top - panel.scrollTop, 280, 80);
     },
   });
-  const box = { getBoundingClientRect: () => rect(0, 0, 1440, 900) };
+  const at = { boxTop: 0, panelTop: 50 };
+  panel.getBoundingClientRect = () => rect(100, at.panelTop, 300, 600);
+  const box = { getBoundingClientRect: () => rect(0, at.boxTop, 1440, 900) };
   return {
     panel,
     card,
+    at,
     box: box as unknown as HTMLElement,
     measured: () => measured,
   };
@@ -55,6 +58,25 @@ test('a scroll of a measured panel moves its cards without measuring them again'
   assert.deepEqual(again?.card, scrolled?.card, 'measuring again finds where it was followed to');
   assert.equal(h.measured(), 2);
   assert.equal(layout.measures, 2);
+});
+
+test('the panels or their container moving (a banner above them) makes every card measured again', () => {
+  const h = house();
+  const kitchen = h.card(300) as unknown as HTMLElement;
+  const layout = new LineLayout();
+  layout.frame(h.box);
+  layout.place('kitchen', kitchen);
+  layout.frame(h.box);
+  layout.place('kitchen', kitchen);
+  assert.equal(layout.measures, 1, 'nothing moved: followed');
+  h.at.panelTop = 90;
+  layout.frame(h.box);
+  layout.place('kitchen', kitchen);
+  assert.equal(layout.measures, 2, 'the panel moved');
+  assert.equal(h.measured(), 2);
+  h.at.boxTop = 40;
+  layout.frame(h.box);
+  assert.equal(layout.measures, 3, 'the container moved');
 });
 
 test('a card the search hides, or one not on the page, has no place', () => {

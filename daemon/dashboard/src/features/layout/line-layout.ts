@@ -4,8 +4,8 @@
 // measuring every card again (a getBoundingClientRect per card and frame: at 32 sources, 16 sinks
 // and 64 routes, the largest piece of script in a scrolling frame). Anything else that can move a
 // card (a card appearing, going or changing size, anything in the panels shown or hidden, as the
-// search does, a new configuration, a resize, a scroll of anything but a known panel) forgets the
-// measurements, and the next frame measures again.
+// search does, a new configuration, a resize, a scroll of anything but a known panel, the panels
+// or their container moving) forgets the measurements, and the next frame measures again.
 import type { Box } from './line-geometry';
 
 /** A card as the lines need it: its box, and the visible box of the panel it scrolls in. */
@@ -20,6 +20,10 @@ interface Measured {
   readonly scroller: Element | null;
   readonly top: number;
   readonly left: number;
+}
+
+function sameBox(a: Box, b: Box): boolean {
+  return a.left === b.left && a.top === b.top && a.right === b.right && a.bottom === b.bottom;
 }
 
 /** `box` moved by (dx, dy). */
@@ -54,11 +58,20 @@ export class LineLayout {
     return target !== null && this.#columns.has(target as Element);
   }
 
-  /** Starts a frame: the container's box (measured again after `forget`), panels' offsets read. */
+  /** Starts a frame: the container's box, panels' offsets read. The container and the panels
+   * are measured every frame (four boxes, not 112): if one moved or changed size (a banner
+   * appeared above them, a font loaded), every card is measured again. */
   frame(box: HTMLElement): DOMRect {
     this.#offsets.clear();
+    const origin = box.getBoundingClientRect();
+    if (this.#origin) {
+      const moved =
+        !sameBox(origin, this.#origin) ||
+        [...this.#columns].some(([panel, was]) => !sameBox(panel.getBoundingClientRect(), was));
+      if (moved) this.forget();
+    }
     if (!this.#origin) {
-      this.#origin = box.getBoundingClientRect();
+      this.#origin = origin;
       this.measures++;
     }
     return this.#origin;
