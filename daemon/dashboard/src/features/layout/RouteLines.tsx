@@ -8,7 +8,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLive } from '../../api/hooks';
 import { emphasisOf, lineGeometry, linesOf } from './line-geometry';
-import { LineLayout, type Placed } from './line-layout';
+import { LineLayout } from './line-layout';
 import { type Picture, paint, type Stroke } from './line-paint';
 import { cardElement, onCardsChange, selectedRoute } from './registry';
 
@@ -93,11 +93,8 @@ export function RouteLines({ container }: { container: React.RefObject<HTMLEleme
     // Read every position first (one layout per frame), then paint. A frame drawn for a scroll
     // follows the cards measured before (line-layout.ts).
     const origin = layout.frame(box);
-    const boxes = new Map<string, Placed | undefined>();
-    const measure = (id: string) => {
-      if (!boxes.has(id)) boxes.set(id, layout.place(id, cardElement(id)));
-      return boxes.get(id);
-    };
+    // The layout keeps each card's measurement; a place is its box moved by this frame's scroll.
+    const measure = (id: string) => layout.place(id, cardElement(id));
     const style = getComputedStyle(element);
     const colour = (name: string) => style.getPropertyValue(name).trim();
     // Three colours a frame, not one lookup per line.

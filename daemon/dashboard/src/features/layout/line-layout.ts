@@ -33,7 +33,7 @@ export function shifted(box: Box, dx: number, dy: number): Box {
 
 /** The offsets a panel scrolled by since `measured` was taken (positive: its content moved up or
  * left). */
-export function scrolledSince(measured: Measured, top: number, left: number) {
+function scrolledSince(measured: Measured, top: number, left: number) {
   return { dx: measured.left - left, dy: measured.top - top };
 }
 
