@@ -3,10 +3,10 @@
 // and _source) whose TXT carries the spec's fields. Names are probed first (RFC 6762 8.1: three
 // queries 250 ms apart; an answer means taken, so "-2", "(2)" ... is tried); a changed TXT is
 // re-announced with the cache-flush bit; a removed entry and the daemon's stop send goodbyes.
-import type { Service } from 'bonjour-service';
 import type { Config } from '../../schema/files.js';
 import type { DiscoveryLog } from './log.js';
 import type { MdnsEndpoint, MdnsPacket, MdnsRecord } from './mdns-endpoint.js';
+import { PublishedService } from './mdns-published.js';
 import { SERVER_TYPE, serverTxt, sinkTxt, sourceTxt } from './txt.js';
 
 const PROBES = 3;
@@ -20,7 +20,7 @@ export function instanceName(name: string, suffix: string): string {
 }
 
 interface Published {
-  readonly service: Service;
+  readonly service: PublishedService;
   readonly name: string;
   txt: string;
 }
@@ -29,7 +29,7 @@ export class MdnsAdvertiser {
   readonly #endpoint: MdnsEndpoint;
   readonly #log: DiscoveryLog;
   readonly #entries = new Map<string, Published>();
-  readonly #server: Service[] = [];
+  readonly #server: PublishedService[] = [];
   hostname: string | null = null;
   #apiPort = 0;
   #stopped = false;
@@ -111,14 +111,17 @@ export class MdnsAdvertiser {
     for (const [id, published] of this.#entries) {
       if (wanted.get(id)?.name === published.name) continue;
       this.#entries.delete(id);
-      await new Promise<void>((resolve) => published.service.stop?.(() => resolve()));
+      await published.service.stop();
     }
     const added: Promise<void>[] = [];
     for (const [id, want] of wanted) {
       const text = JSON.stringify(want.txt);
       const current = this.#entries.get(id);
       if (current) {
-        if (current.txt !== text) this.#updateTxt(current, want.txt, text);
+        if (current.txt !== text) {
+          current.service.setTxt(want.txt);
+          current.txt = text;
+        }
         continue;
       }
       const instance = instanceName(want.name, ` (${want.kind})`);
@@ -140,42 +143,28 @@ export class MdnsAdvertiser {
     protocol: 'tcp' | 'udp',
     subtypes: string[],
     txt: object,
-  ): Promise<Service | null> {
+  ): Promise<PublishedService | null> {
     for (let n = 1; n < 10 && !this.#stopped; n++) {
       const candidate = n === 1 ? name : `${name} (${n})`;
       const fqdn = `${candidate.split('.').join('-')}._${type}._${protocol}.local`;
       if (!(await this.probe(fqdn, 'ANY'))) continue;
       if (this.#stopped) return null;
-      return this.#endpoint.bonjour.publish({
-        name: candidate,
-        type,
-        protocol,
-        port: this.#apiPort,
-        host: this.hostname!,
-        subtypes,
-        txt,
-        probe: false,
-        disableIPv6: true,
-      });
+      return new PublishedService(
+        {
+          name: candidate,
+          type,
+          protocol,
+          port: this.#apiPort,
+          host: this.hostname!,
+          subtypes,
+          txt,
+        },
+        this.#endpoint.book,
+        this.#endpoint.mdns as never,
+      );
     }
     this.#log.warn(`mDNS: could not find a free name for '${name}'`);
     return null;
-  }
-
-  /** Replaces a service's TXT record and announces it with the cache-flush bit. */
-  #updateTxt(published: Published, txt: object, text: string): void {
-    const service = published.service;
-    const server = (this.#endpoint.bonjour as unknown as { server: MdnsServer }).server;
-    const old = service.records().filter((r) => r.type === 'TXT');
-    service.txt = txt;
-    const fresh = service.records().filter((r) => r.type === 'TXT');
-    server.unregister(old);
-    server.register(fresh);
-    published.txt = text;
-    this.#endpoint.mdns.respond(
-      fresh.map((r) => ({ ...r, flush: true })),
-      () => {},
-    );
   }
 
   get advertised(): string[] {
@@ -187,10 +176,7 @@ export class MdnsAdvertiser {
   /** Stops publishing (the endpoint's close sends the goodbyes). */
   stop(): void {
     this.#stopped = true;
+    for (const service of this.#server) service.halt();
+    for (const entry of this.#entries.values()) entry.service.halt();
   }
-}
-
-interface MdnsServer {
-  register(records: unknown[]): void;
-  unregister(records: unknown[]): void;
 }

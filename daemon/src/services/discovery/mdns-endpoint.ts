@@ -16,6 +16,7 @@ import {
   mdnsPayloadLimit,
   splitResponse,
 } from './mdns-packets.js';
+import { RecordBook } from './mdns-record-book.js';
 import { MdnsResponder, type QueryPacket, type RecordSource } from './mdns-responder.js';
 
 /** The multicast-dns instance inside bonjour-service (not in its types). */
@@ -92,6 +93,8 @@ export interface MdnsEndpointOptions {
 export class MdnsEndpoint {
   readonly bonjour: Bonjour;
   readonly mdns: MulticastDns;
+  /** The records published (the advertiser's services hold them; the responder answers). */
+  readonly book: RecordBook;
   readonly counters = { packets: 0, malformed: 0, queries_sent: 0 };
   readonly #sends = { packets_sent: 0, split_responses: 0, send_errors: 0 };
   state: 'off' | 'running' | 'failed' = 'off';
@@ -122,6 +125,7 @@ export class MdnsEndpoint {
     const server = (this.bonjour as unknown as { server: RecordSource & { mdns: MulticastDns } })
       .server;
     this.mdns = server.mdns;
+    this.book = new RecordBook(server.registry);
     // Queries are answered by our responder (known answers left out), not bonjour-service's.
     this.mdns.removeAllListeners('query');
     this.#responder = new MdnsResponder(server, (res) => this.mdns.respond(res, () => {}));
@@ -303,13 +307,16 @@ export class MdnsEndpoint {
     if (this.#retry) clearTimeout(this.#retry);
     this.#retry = null;
     if (this.state === 'running') {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 1000);
-        this.bonjour.unpublishAll(() => {
-          clearTimeout(timer);
-          resolve();
+      const goodbyes = this.book.releaseAll().map((r) => ({ ...r, ttl: 0 }));
+      if (goodbyes.length > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 1000);
+          this.mdns.respond(goodbyes, () => {
+            clearTimeout(timer);
+            resolve();
+          });
         });
-      });
+      }
     }
     await new Promise<void>((resolve) => {
       try {
