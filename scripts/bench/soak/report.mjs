@@ -34,11 +34,26 @@ export function slopes(outside, inside, minutes) {
     at: s.at,
     n: Object.values(s.resources ?? {}).reduce((a, b) => a + b, 0),
   }));
+  // The heap split into compiled code (the JIT) and everything else (objects the daemon keeps).
+  const heap = inside.map((s) => ({ at: s.at, objects: s.heapUsed - (s.codeUsed ?? 0) }));
+  // The same fits over the second half of what follows the warm-up: a growth that slows down
+  // (a JIT settling) shows a smaller late slope, a leak the same.
+  const end = Math.max(0, ...inside.map((s) => s.at));
+  const late = w + (end - w) / 2;
   return {
     warmupMs: w,
     rssMBPerHour: hourlySlope(outside, 'vmRss', w, MB),
     insideRssMBPerHour: hourlySlope(inside, 'rss', w, MB),
     heapMBPerHour: hourlySlope(inside, 'heapUsed', w, MB),
+    heapCodeMBPerHour: hourlySlope(inside, 'codeUsed', w, MB),
+    heapObjectsMBPerHour: hourlySlope(heap, 'objects', w, MB),
+    late: {
+      fromMs: late,
+      rssMBPerHour: hourlySlope(outside, 'vmRss', late, MB),
+      heapMBPerHour: hourlySlope(inside, 'heapUsed', late, MB),
+      heapCodeMBPerHour: hourlySlope(inside, 'codeUsed', late, MB),
+      heapObjectsMBPerHour: hourlySlope(heap, 'objects', late, MB),
+    },
     externalMBPerHour: hourlySlope(inside, 'external', w, MB),
     arrayBuffersMBPerHour: hourlySlope(inside, 'arrayBuffers', w, MB),
     fdsPerHour: hourlySlope(outside, 'fds', w),
@@ -274,8 +289,13 @@ export function printSummary(result) {
     `  RSS ${f(last.vmRss / 1e6, 1)} MB at the end, slope ${f(s.rssMBPerHour)} MB/hour (inside ${f(s.insideRssMBPerHour)})`,
   );
   console.log(
-    `  heap slope ${f(s.heapMBPerHour)} MB/hour, external ${f(s.externalMBPerHour)}, arrayBuffers ${f(s.arrayBuffersMBPerHour)}`,
+    `  heap slope ${f(s.heapMBPerHour)} MB/hour (compiled code ${f(s.heapCodeMBPerHour)}, objects ${f(s.heapObjectsMBPerHour)}), external ${f(s.externalMBPerHour)}, arrayBuffers ${f(s.arrayBuffersMBPerHour)}`,
   );
+  if (s.late) {
+    console.log(
+      `  after ${f(s.late.fromMs / 60000, 1)} min: RSS slope ${f(s.late.rssMBPerHour)} MB/hour, heap ${f(s.late.heapMBPerHour)} (code ${f(s.late.heapCodeMBPerHour)}, objects ${f(s.late.heapObjectsMBPerHour)})`,
+    );
+  }
   console.log(
     `  fds ${last.fds ?? 'n/a'} at the end, slope ${f(s.fdsPerHour)}/hour; threads ${last.threads ?? 'n/a'}, slope ${f(s.threadsPerHour)}/hour; handles slope ${f(s.handlesPerHour)}/hour`,
   );

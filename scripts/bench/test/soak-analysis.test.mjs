@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { hourlySlope, slope, warmupMs } from '../soak/fit.mjs';
 import { attribute, findGaps, intersect, outages, widen } from '../soak/gaps.mjs';
 import { peakL16, rtpPayload } from '../soak/receivers.mjs';
-import { growth, sharedGaps, sinkGaps, verdicts, whepSummary } from '../soak/report.mjs';
+import { growth, sharedGaps, sinkGaps, slopes, verdicts, whepSummary } from '../soak/report.mjs';
 import { SENDERS } from '../soak/schedule.mjs';
 
 test('slope: least squares of a line, of noise around it, and nothing to fit', () => {
@@ -25,6 +25,25 @@ test('hourly slope: only samples after the warm-up count, in units per hour', ()
   assert.equal(warmupMs(60), 600_000);
   assert.equal(warmupMs(120), 600_000);
   assert.equal(warmupMs(6), 60_000);
+});
+
+test('heap slopes: compiled code apart from objects, and a late fit that shows growth slowing', () => {
+  // 60 minutes: objects flat at 20 MB; code grows 2 MB in the first half hour after the warm-up,
+  // then 0.2 MB; RSS grows 1 MB per 10 minutes throughout (a leak stays a leak late).
+  const inside = [];
+  const outside = [];
+  for (let m = 0; m <= 60; m += 1) {
+    const code = 10e6 + (m <= 35 ? (m * 2e6) / 35 : 2e6 + ((m - 35) * 0.2e6) / 25);
+    inside.push({ at: m * 60_000, heapUsed: 20e6 + code, codeUsed: code });
+    outside.push({ at: m * 60_000, vmRss: 100e6 + m * 0.1e6 });
+  }
+  const s = slopes(outside, inside, 60);
+  assert.ok(Math.abs(s.heapObjectsMBPerHour) < 1e-9, String(s.heapObjectsMBPerHour));
+  assert.ok(Math.abs(s.heapCodeMBPerHour - s.heapMBPerHour) < 1e-9);
+  assert.equal(s.late.fromMs, 35 * 60_000);
+  assert.ok(Math.abs(s.late.heapCodeMBPerHour - 0.48) < 1e-6, String(s.late.heapCodeMBPerHour));
+  assert.ok(s.heapCodeMBPerHour > 1.9, String(s.heapCodeMBPerHour));
+  assert.ok(Math.abs(s.late.rssMBPerHour - 6) < 1e-6 && Math.abs(s.rssMBPerHour - 6) < 1e-6);
 });
 
 test('gaps: packets more than 40 ms apart, and silences longer than 40 ms', () => {
