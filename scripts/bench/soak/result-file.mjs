@@ -38,6 +38,25 @@ export function finishResult(bench, result, out) {
     digits: 2,
     label: 'V8 heap used, fitted after the warm-up',
   });
+  f('heap_code_slope_mb_per_hour', s.heapCodeMBPerHour ?? null, 'MB/hour', {
+    digits: 2,
+    label: "of which compiled code (V8's code spaces)",
+  });
+  f('heap_objects_slope_mb_per_hour', s.heapObjectsMBPerHour ?? null, 'MB/hour', {
+    digits: 2,
+    label: 'of which everything else (objects)',
+  });
+  f('rss_late_slope_mb_per_hour', s.late?.rssMBPerHour ?? null, 'MB/hour', {
+    digits: 2,
+    label: 'RSS, fitted over the second half after the warm-up',
+  });
+  f('heap_late_slope_mb_per_hour', s.late?.heapMBPerHour ?? null, 'MB/hour', {
+    digits: 2,
+    label: 'V8 heap used, fitted over the second half after the warm-up',
+  });
+  f('heap_code_late_slope_mb_per_hour', s.late?.heapCodeMBPerHour ?? null, 'MB/hour', {
+    digits: 2,
+  });
   f('fds_slope_per_hour', s.fdsPerHour, 'per hour', {
     digits: 2,
     label: 'open descriptors, fitted after the warm-up',
