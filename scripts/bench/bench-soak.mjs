@@ -22,6 +22,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchFlags, resultsDir, root } from './bench-results.mjs';
+import { WEBRTC_ADDRESS, WEBRTC_LINK } from './soak/house.mjs';
 
 export const DEFAULTS = { minutes: 60, seed: 35, dashboard: false };
 
@@ -82,6 +83,10 @@ const SETUP = [
   'ip link set lo up',
   'ip link set lo multicast on',
   'ip route add 224.0.0.0/4 dev lo',
+  // A veth pair: an interface Chromium gathers WebRTC host candidates on (with loopback only it
+  // offers none, and the WHEP sessions were answered but never connected). Without the kernel's
+  // veth the soak goes on and its WHEP sessions say so (no candidates).
+  `{ ip link add ${WEBRTC_LINK} type veth peer name ${WEBRTC_LINK}p && ip addr add ${WEBRTC_ADDRESS}/24 dev ${WEBRTC_LINK} && ip link set ${WEBRTC_LINK} up && ip link set ${WEBRTC_LINK}p up || true; }`,
 ].join(' && ');
 
 async function main() {

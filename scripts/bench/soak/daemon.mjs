@@ -4,10 +4,11 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { request } from 'node:https';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { root } from '../bench-results.mjs';
-import { API_PORT, HTTP_PORT, SCREAM_PORT } from './house.mjs';
+import { API_PORT, HTTP_PORT, SCREAM_PORT, WEBRTC_ADDRESS, WEBRTC_LINK } from './house.mjs';
 
 const preload = new URL('./preload.mjs', import.meta.url).href;
 
@@ -27,8 +28,8 @@ export async function startDaemon(dir, insideFile, log) {
       CONFIGURATION_RELOAD_TIMEOUT: '1',
       ENGINE: 'on',
       ENGINE_BIND: '0.0.0.0',
-      // The namespace has loopback only: the WHEP listeners' ICE candidates are on it.
-      WEBRTC_ADDRESSES: '127.0.0.1',
+      // WebRTC on the namespace's veth (Chromium offers no candidate on loopback alone).
+      WEBRTC_ADDRESSES: networkInterfaces()[WEBRTC_LINK] ? WEBRTC_ADDRESS : '127.0.0.1',
       SCREAM_PORTS: String(SCREAM_PORT),
       SCREAM_TAGGED_PORT: 'off',
       RTP_PORTS: 'off',

@@ -66,8 +66,8 @@ export async function openDashboard(log) {
     const p = await context.newPage();
     try {
       await p.goto(`${url}api/stats`, { waitUntil: 'load', timeout: 30_000 });
-      const status = await p.evaluate(joinWhep, configId);
-      log('whep-open', { id, status });
+      const { status, candidates } = await p.evaluate(joinWhep, configId);
+      log('whep-open', { id, status, candidates });
       if (status !== 201) return;
       await new Promise((resolve) => {
         const leave = () => {
@@ -105,11 +105,15 @@ async function joinWhep(configId) {
     body: pc.localDescription.sdp,
   });
   const text = await res.text();
+  // The host candidates the browser offered (none: it found no network to use).
+  const candidates = pc.localDescription.sdp
+    .split('\n')
+    .filter((l) => l.startsWith('a=candidate:')).length;
   if (res.status === 201) {
     await pc.setRemoteDescription({ type: 'answer', sdp: text });
     window.whep = { pc, session: res.headers.get('location') };
   } else pc.close();
-  return res.status;
+  return { status: res.status, candidates };
 }
 
 /** In the page: the packets received, then DELETE and close. */
@@ -119,7 +123,8 @@ async function leaveWhep() {
   for (const r of (await pc.getStats()).values()) {
     if (r.type === 'inbound-rtp') packets += r.packetsReceived ?? 0;
   }
+  const ice = pc.iceConnectionState;
   const status = session ? (await fetch(session, { method: 'DELETE' })).status : null;
   pc.close();
-  return { packets, deleted: status };
+  return { packets, ice, deleted: status };
 }

@@ -7,6 +7,9 @@ import { ANNOUNCED, SENDERS } from './schedule.mjs';
 export const API_PORT = 8443;
 export const HTTP_PORT = 8080;
 export const SCREAM_PORT = 4010;
+/** The namespace's one interface besides loopback, for WebRTC (see bench-soak.mjs). */
+export const WEBRTC_LINK = 'soak0';
+export const WEBRTC_ADDRESS = '10.78.0.1';
 /**
  * The SAP senders' RTP ports (RTP to 224.2.127.254, the SAP group's address, same_port=1). Not
  * 5004: the sinks' receivers hold 127.0.1.x:5004, and the engine cannot bind 0.0.0.0:5004 beside

@@ -208,18 +208,18 @@ test('sink gaps: only the day counts (the soak stops the senders after it), by c
 test('WHEP sessions: counted from the events log, and the check fails on any that did not hear', () => {
   const events = [
     { type: 'whep-join', id: 'a' },
-    { type: 'whep-open', id: 'a', status: 201 },
-    { type: 'whep-leave', id: 'a', packets: 500, deleted: 200 },
+    { type: 'whep-open', id: 'a', status: 201, candidates: 1 },
+    { type: 'whep-leave', id: 'a', packets: 500, ice: 'connected', deleted: 200 },
     { type: 'whep-join', id: 'b' },
-    { type: 'whep-open', id: 'b', status: 201 },
-    { type: 'whep-leave', id: 'b', packets: 0, deleted: 200 },
+    { type: 'whep-open', id: 'b', status: 201, candidates: 0 },
+    { type: 'whep-leave', id: 'b', packets: 0, ice: 'checking', deleted: 200 },
     { type: 'whep-join', id: 'c' },
     { type: 'whep-open', id: 'c', status: 503 },
   ];
   const w = whepSummary(events);
   assert.deepEqual(
-    [w.joins, w.answered, w.refused, w.left, w.heard, w.packets],
-    [3, 2, [503], 2, 1, 500],
+    [w.joins, w.answered, w.refused, w.left, w.heard, w.packets, w.withoutCandidates, w.connected],
+    [3, 2, [503], 2, 1, 500, 1, 1],
   );
   const base = {
     minutes: 5,
