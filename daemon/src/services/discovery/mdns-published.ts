@@ -56,11 +56,6 @@ export class PublishedService {
     this.#announce(0);
   }
 
-  /** Whether an announcement is still to come. */
-  get announcing(): boolean {
-    return this.#timer !== null;
-  }
-
   #announce(step: number): void {
     this.#timer = null;
     if (this.#stopped) return;
