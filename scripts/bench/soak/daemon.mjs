@@ -19,6 +19,8 @@ export async function startDaemon(dir, insideFile, log) {
     env: {
       ...process.env,
       // SOAK_NODE_OPTIONS adds the investigator's own (e.g. --heapsnapshot-signal=SIGUSR2).
+      // As the systemd unit runs it (daemon/systemd/tributary.service).
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
       NODE_OPTIONS: `--expose-gc --import ${preload} ${process.env.SOAK_NODE_OPTIONS ?? ''}`.trim(),
       SOAK_INSIDE_FILE: insideFile,
       API_HOST: '127.0.0.1',

@@ -24,7 +24,7 @@ test('every committed bench result has the shape of scripts/bench/bench-results.
 /** The pages that quote bench figures, and the benches each quotes: a table copied back by hand
  * (no citation left) fails here, not only the figures that are cited. */
 const QUOTING = {
-  'content/docs/processor.mdx': ['fidelity', 'native', 'soak'],
+  'content/docs/processor.mdx': ['engine', 'fidelity', 'native', 'soak'],
   'content/docs/configuration.mdx': ['native'],
   'content/docs/mp3-stream.mdx': ['streams'],
   'content/docs/webrtc.mdx': ['streams'],

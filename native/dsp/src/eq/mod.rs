@@ -76,6 +76,9 @@ pub struct Equalizer {
     /// The bands that run, their coefficients and filter states, in the kernels' lane order.
     /// The state of a band that does not run is silence.
     lanes: Lanes,
+    /// No band ramps or lingers and the lanes hold exactly the bands that run: a call runs the
+    /// kernel and nothing else (the checks of which bands run are skipped).
+    settled: bool,
 }
 
 /// Checks 18 gains: finite, 0.0-2.0.
@@ -124,11 +127,13 @@ impl Equalizer {
             linger: [0; BANDS],
             coefs: [Coefs::default(); BANDS],
             lanes: Lanes::new(isa, channels),
+            settled: false,
         };
         for b in 0..BANDS {
             eq.coefs[b] = design.shapes[b].coefs(design.gain_db[b]);
         }
         eq.lay_out();
+        eq.settle();
         Ok(eq)
     }
 
@@ -140,6 +145,7 @@ impl Equalizer {
         self.lanes = Lanes::new(isa, self.channels);
         self.lay_out();
         self.lanes.write_states(&states);
+        self.settle();
         self
     }
 
@@ -173,7 +179,20 @@ impl Equalizer {
 
     /// True when every filter is flat and none is ramping: processing is then a no-op.
     pub fn is_flat(&self) -> bool {
+        if self.settled {
+            return self.lanes.bands().is_empty();
+        }
         (0..BANDS).all(|b| !self.band_runs(b))
+    }
+
+    /// Marks the equalizer settled when no band ramps or lingers, laying out the bands that
+    /// run (see `settled`).
+    fn settle(&mut self) {
+        self.settled =
+            self.steps_left.iter().all(|&s| s == 0) && self.linger.iter().all(|&l| l == 0);
+        if self.settled {
+            self.lay_out();
+        }
     }
 
     fn band_runs(&self, b: usize) -> bool {
@@ -237,6 +256,7 @@ impl Equalizer {
                 (ln_alpha - self.ln_alpha[b]) / ramp_blocks
             };
             self.steps_left[b] = ramp_blocks as usize;
+            self.settled = false;
         }
         self.design = *design;
         Ok(())
@@ -270,6 +290,16 @@ impl Equalizer {
         let _ftz = FlushDenormals::new();
         let frames = buf.frames();
         let cap = buf.capacity();
+        if self.settled {
+            let block = Planes {
+                data: buf.raw_mut(),
+                cap,
+                channels: self.channels,
+                frames,
+            };
+            self.kernel(kernel, block);
+            return Ok(());
+        }
         let mut offset = 0;
         while offset < frames {
             let ramping = self.steps_left.iter().any(|s| *s > 0);
@@ -282,6 +312,7 @@ impl Equalizer {
             self.run(kernel, &mut buf.raw_mut()[offset..], cap, n);
             offset += n;
         }
+        self.settle();
         Ok(())
     }
 
@@ -351,6 +382,23 @@ impl Equalizer {
             channels: self.channels,
             frames: n,
         };
+        self.kernel(kernel, block);
+        for k in 0..count {
+            let b = self.lanes.bands()[k];
+            if self.linger[b] > 0 {
+                self.linger[b] = self.linger[b].saturating_sub(n);
+                if self.linger[b] == 0 && self.current_db[b] == 0.0 {
+                    // Flat again and settled: the filter is the identity, its state is spent.
+                    self.lanes.clear(b);
+                }
+            }
+        }
+    }
+
+    /// Runs the laid-out bands over `block` with `kernel`, then clears a state a NaN or an
+    /// infinity got into.
+    fn kernel(&mut self, kernel: Kernel, block: Planes) {
+        let count = self.lanes.bands().len();
         match kernel {
             Kernel::Pipelined => cascade::run_pipelined(self.isa, &mut self.lanes, block),
             Kernel::Reference => {
@@ -371,16 +419,6 @@ impl Equalizer {
                     states[b] = state[k];
                 }
                 self.lanes.write_states(&states);
-            }
-        }
-        for k in 0..count {
-            let b = self.lanes.bands()[k];
-            if self.linger[b] > 0 {
-                self.linger[b] = self.linger[b].saturating_sub(n);
-                if self.linger[b] == 0 && self.current_db[b] == 0.0 {
-                    // Flat again and settled: the filter is the identity, its state is spent.
-                    self.lanes.clear(b);
-                }
             }
         }
         // A NaN or infinity that got in must not poison the filter forever.

@@ -121,17 +121,19 @@ impl Path {
         (new, tap.source_format().0)
     }
 
-    /// Renders `frames` frames at the sink rate and layout. `now_s` is the router time of the
-    /// tick, `at_s` when the first of these frames leaves. Returns the buffer and the gain the
-    /// mixer applies (the volume, when it is not ramping), or `None` when the path is silent.
-    pub fn render(
+    /// Renders `frames` frames at the sink rate and layout into `out` (the sink's buffer for
+    /// its paths, [`PathStages::buffer`]). `now_s` is the router time of the tick, `at_s` when
+    /// the first of these frames leaves. Returns the buffer and the gain the mixer applies (the
+    /// volume, when it is not ramping), or `None` when the path is silent.
+    pub fn render<'a>(
         &mut self,
         taps: &mut [Tap],
         sources: &mut [SourceSlot],
         now_s: f64,
         at_s: f64,
         frames: usize,
-    ) -> Option<Output<'_>> {
+        out: &'a mut AudioBuffer,
+    ) -> Option<Output<'a>> {
         let frames = frames.min(self.stages.max_frames());
         if let Some(next) = self.next_tap {
             if self.cursor.is_none() || self.idle {
@@ -187,7 +189,7 @@ impl Path {
         let here = tap.play_position();
         let out = self
             .stages
-            .load(frames, |ch, into| tap.read(ch, cursor, into));
+            .load(frames, |ch, into| tap.read(ch, cursor, into), out);
         let faded_out = self.fade.apply(self.fade_len, out);
         if faded_out {
             // Silent now: over to the tap of the new delay (or, if the change was undone
@@ -197,7 +199,7 @@ impl Path {
             }
             self.fade = Fade::In(0);
         }
-        Some(self.stages.finish())
+        Some(self.stages.finish(out))
     }
 
     fn switch_to(&mut self, next: usize, seed: Option<u64>) {
@@ -302,7 +304,8 @@ mod tests {
         k: u64,
     ) -> Option<Vec<f32>> {
         let t = k as f64 * 0.006 + 0.001;
-        path.render(taps, sources, t, t, 288)
+        let mut out = AudioBuffer::new(2, 288);
+        path.render(taps, sources, t, t, 288, &mut out)
             .map(|out| out.audio.channel(0).iter().map(|x| x * out.gain).collect())
     }
 

@@ -31,6 +31,8 @@ pub struct Preview {
     staged: AudioBuffer,
     converted: AudioBuffer,
     stages: PathStages,
+    /// What the stages produce, at the sink's channels.
+    out: AudioBuffer,
 }
 
 impl Preview {
@@ -55,6 +57,7 @@ impl Preview {
             staged: AudioBuffer::new(channels, BLOCK),
             converted: AudioBuffer::new(channels, max_out),
             stages: PathStages::new(spec, source_layout, sink, max_out).map_err(problem)?,
+            out: PathStages::buffer(sink, max_out),
             converter,
         })
     }
@@ -109,10 +112,14 @@ impl Preview {
             .converter
             .process_into(&self.staged, &mut self.converted)?;
         let converted = &self.converted;
-        self.stages.load(frames, |ch, into| {
-            into.copy_from_slice(&converted.channel(ch)[..into.len()]);
-        });
-        let out = self.stages.finish();
+        self.stages.load(
+            frames,
+            |ch, into| {
+                into.copy_from_slice(&converted.channel(ch)[..into.len()]);
+            },
+            &mut self.out,
+        );
+        let out = self.stages.finish(&mut self.out);
         for c in 0..out.audio.channels() {
             let dst = &mut output.channel_storage_mut(c)[*written..*written + frames];
             let src = &out.audio.channel(c)[..frames];

@@ -21,13 +21,14 @@ pub struct Output<'a> {
 }
 
 /// Matrix, EQ, volume and normaliser of one path. Built off the real-time thread; `load` and
-/// `finish` never allocate.
+/// `finish` never allocate. The frames go through a buffer the caller lends (at the sink's
+/// channels, [`PathStages::max_frames`] long): a sink renders its paths one after another
+/// through one buffer, which stays in the cache, instead of one buffer per path.
 pub struct PathStages {
     sink_layout: ChannelLayout,
     matrix: MixMatrix,
     identity: bool,
     src_buf: AudioBuffer,
-    out_buf: AudioBuffer,
     eq: Equalizer,
     volume: Volume,
     normalizer: Option<Normalizer>,
@@ -50,7 +51,6 @@ impl PathStages {
             identity: matrix.is_identity(),
             matrix,
             src_buf: AudioBuffer::new(src_layout.channels(), max_frames),
-            out_buf: AudioBuffer::new(out_ch, max_frames),
             eq: Equalizer::new(sink.sample_rate, out_ch, &spec.eq)?,
             volume: Volume::new(sink.sample_rate, spec.volume)?,
             normalizer: sink.normalize.then(|| Normalizer::new(sink.sample_rate)),
@@ -97,48 +97,52 @@ impl PathStages {
         self.eq.reset();
     }
 
+    /// A buffer for [`PathStages::load`] of a path to `sink`, at most `max_frames` per call.
+    pub fn buffer(sink: &SinkSpec, max_frames: usize) -> AudioBuffer {
+        AudioBuffer::new(sink.layout.channels(), max_frames)
+    }
+
     /// Takes `frames` frames of the source (`read(channel, into)` fills one channel) through
-    /// the channel matrix; returns the result at the sink's layout, for a fade before
-    /// [`PathStages::finish`].
-    pub fn load(
+    /// the channel matrix into `out` (see [`PathStages::buffer`]); returns it at the sink's
+    /// layout, for a fade before [`PathStages::finish`].
+    pub fn load<'a>(
         &mut self,
         frames: usize,
         mut read: impl FnMut(usize, &mut [f32]),
-    ) -> &mut AudioBuffer {
-        let frames = frames.min(self.max_frames);
-        self.out_buf.set_frames(frames);
+        out: &'a mut AudioBuffer,
+    ) -> &'a mut AudioBuffer {
+        let frames = frames.min(self.max_frames).min(out.capacity());
+        out.set_frames(frames);
         if self.identity {
-            for ch in 0..self.out_buf.channels() {
-                read(ch, self.out_buf.channel_mut(ch));
+            for ch in 0..out.channels() {
+                read(ch, out.channel_mut(ch));
             }
         } else {
             self.src_buf.set_frames(frames);
             for ch in 0..self.src_buf.channels() {
                 read(ch, self.src_buf.channel_mut(ch));
             }
-            let _ = self.matrix.apply_into(&self.src_buf, &mut self.out_buf);
+            let _ = self.matrix.apply_into(&self.src_buf, out);
         }
-        &mut self.out_buf
+        out
     }
 
-    /// Runs the EQ, the volume and the normaliser over what [`PathStages::load`] took.
-    pub fn finish(&mut self) -> Output<'_> {
+    /// Runs the EQ, the volume and the normaliser over what [`PathStages::load`] took into
+    /// `out`.
+    pub fn finish<'a>(&mut self, out: &'a mut AudioBuffer) -> Output<'a> {
         // A no-op while every band is flat.
-        let _ = self.eq.process(&mut self.out_buf);
+        let _ = self.eq.process(out);
         let steady = self.volume.current() == self.volume.target();
         let gain = match self.normalizer.as_mut() {
             None if steady => self.volume.current(),
             normalizer => {
-                self.volume.process(&mut self.out_buf);
+                self.volume.process(out);
                 if let Some(n) = normalizer {
-                    n.process(&mut self.out_buf);
+                    n.process(out);
                 }
                 1.0
             }
         };
-        Output {
-            audio: &self.out_buf,
-            gain,
-        }
+        Output { audio: out, gain }
     }
 }

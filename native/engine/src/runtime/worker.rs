@@ -7,6 +7,7 @@
 
 use crate::graph::tap::Tap;
 use crate::runtime::fault::{Culprit, Fault, Message};
+use crate::runtime::lead::Lead;
 use crate::runtime::net::Datagram;
 use crate::runtime::plan::{PathPlan, Plan, Retired, SinkPlan};
 use crate::runtime::scheduling;
@@ -21,8 +22,8 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Longest sleep when no sink is due (keeps stats and commands responsive).
-const IDLE_WAKE: Duration = Duration::from_millis(5);
+mod ticks;
+
 const PUBLISH_EVERY: Duration = Duration::from_millis(100);
 
 /// What the engine thread is told.
@@ -47,6 +48,8 @@ pub(crate) struct Worker {
     /// The tag of the tagged Scream packet being handled (`ip/program`), written in place.
     pub(crate) tag: String,
     pub(crate) epoch: Instant,
+    /// How far ahead of their deadlines sinks render (see [`crate::runtime::lead`]).
+    lead: Lead,
     #[cfg(feature = "fault-injection")]
     pub(crate) injected: crate::runtime::fault_injection::Armed,
 }
@@ -70,6 +73,7 @@ impl Worker {
             default_rtp,
             tag: String::with_capacity(128),
             epoch: Instant::now(),
+            lead: Lead::default(),
             #[cfg(feature = "fault-injection")]
             injected: crate::runtime::fault_injection::Armed::default(),
         }
@@ -83,6 +87,10 @@ impl Worker {
         let mut cpu = thread_cpu_ns();
         let mut next_publish = Instant::now();
         loop {
+            // Packets held for their deadlines go first: nothing else this wake-up does may
+            // delay them.
+            self.send_due(Instant::now());
+            let working = Instant::now();
             loop {
                 match commands.try_recv() {
                     Ok(Command::Apply(plan)) => self.apply(*plan),
@@ -115,9 +123,10 @@ impl Worker {
                 cpu = add_thread_cpu(&self.counters.cpu_ns, cpu);
                 self.publish();
             }
-            // Sleep until the next tick: packets only matter to the next render, so they wait
-            // in the queue (stamped on arrival by the receivers) instead of waking this thread
-            // one by one; every sink due at the same time ticks on one wake-up.
+            self.observe_work(working.elapsed());
+            // Sleep until the next send or render: packets only matter to the next render, so
+            // they wait in the queue (stamped on arrival by the receivers) instead of waking
+            // this thread one by one; every sink due at the same time renders on one wake-up.
             let wait = next.saturating_duration_since(Instant::now());
             if !wait.is_zero() {
                 std::thread::sleep(wait);
@@ -136,29 +145,6 @@ impl Worker {
                 work::working_on(Work::Idle);
             }
         }
-    }
-
-    /// Renders and sends the packet of every sink due at `now`; returns when the next is due
-    /// (at most [`IDLE_WAKE`] away).
-    pub(crate) fn tick_due(&mut self, now: Instant) -> Instant {
-        let now_s = now.duration_since(self.epoch).as_secs_f64();
-        let mut next = now + IDLE_WAKE;
-        for (k, sink) in self.sinks.iter_mut().enumerate() {
-            if sink.deadline() <= now {
-                work::working_on(Work::Sink(k));
-                sink.tick(&mut self.sources, &mut self.taps, now, now_s, &self.socket);
-                work::working_on(Work::Idle);
-            }
-            next = next.min(sink.deadline());
-        }
-        for s in &mut self.sources {
-            if s.readers == 0 {
-                // Nobody plays it: keep its play position a target behind the newest audio.
-                let head = s.buffer.timeline.write_head();
-                s.buffer.play_pos = head.saturating_sub(s.buffer.target_frames() as u64);
-            }
-        }
-        next
     }
 
     /// Who a fault while working on `work` is charged to.
@@ -233,7 +219,10 @@ impl Worker {
         for plan in sinks {
             match plan {
                 SinkPlan::New(mut sink) => {
-                    if let Some(old) = old_sinks.iter().find(|s| s.spec.id == sink.spec.id) {
+                    if let Some(old) = old_sinks.iter_mut().find(|s| s.spec.id == sink.spec.id) {
+                        // Its held packet goes now (a little early), the new sink continuing
+                        // after it.
+                        old.send(Instant::now(), &self.socket);
                         sink.continue_from(old);
                     }
                     self.sinks.push(*sink);
@@ -263,6 +252,10 @@ impl Worker {
                     self.sinks.push(sink);
                 }
             }
+        }
+        for old in &mut old_sinks {
+            // A removed sink's last packet still goes out.
+            old.send(Instant::now(), &self.socket);
         }
         retired.sinks = old_sinks;
         if !retired.is_empty() {
@@ -322,6 +315,28 @@ impl Worker {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+impl Worker {
+    /// A worker (the engine thread's state, without the thread) on a socket of its own, playing
+    /// `sinks` as planned from the desired state; panics on a problem in the plan.
+    pub(crate) fn playing(sinks: Vec<crate::desired::SinkSpec>) -> Self {
+        use crate::desired::DesiredState;
+        use crate::options::JitterConfig;
+        use crate::runtime::plan::Planner;
+        let (retired, _) = mpsc::channel();
+        let socket = UdpSocket::bind((std::net::Ipv4Addr::LOCALHOST, 0)).unwrap();
+        let shared = Arc::new(Mutex::new(Vec::new()));
+        let mut worker = Worker::new(retired, socket, Arc::default(), shared, RtpFormat::DEFAULT);
+        let mut planner = Planner::new(JitterConfig::default());
+        let (state, problems) = DesiredState { sinks }.playable();
+        let (plan, problems, applied) = planner.plan(state, problems);
+        assert!(problems.is_empty(), "{problems:?}");
+        planner.commit(applied);
+        worker.apply(plan);
+        worker
     }
 }
 

@@ -41,6 +41,13 @@ pub trait SinkClock: Send {
     /// Takes over the phase of `previous` (the clock of the sink this one replaces), so
     /// replacing the sink leaves no gap.
     fn continue_from(&mut self, previous: &dyn SinkClock);
+
+    /// Whether a packet may be rendered ahead of its deadline and held until then (see
+    /// [`crate::runtime::lead`]): true for a clock on a grid; a pulled clock's deadline is when
+    /// its consumer needs frames, so what it renders goes out at once.
+    fn renders_ahead(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

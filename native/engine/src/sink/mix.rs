@@ -26,6 +26,8 @@ pub enum Mixed<'a> {
 pub struct Mix {
     mixer: Mixer,
     out: AudioBuffer,
+    /// Each path renders here before it is added (one buffer for all: it stays in the cache).
+    path_out: AudioBuffer,
     /// Frames rendered in a row with no path mixed, and how many make the sink idle.
     quiet: usize,
     quiet_limit: usize,
@@ -37,6 +39,7 @@ impl Mix {
         Ok(Self {
             mixer: Mixer::new(channels, rate, max_frames)?,
             out: AudioBuffer::new(channels, max_frames),
+            path_out: AudioBuffer::new(channels, max_frames),
             quiet: 0,
             quiet_limit: (QUIET_S * f64::from(rate)) as usize,
         })
@@ -59,7 +62,7 @@ impl Mix {
         let _ = self.mixer.begin(frames);
         let mut mixed = 0;
         for path in paths {
-            if let Some(out) = path.render(taps, sources, now_s, at_s, frames) {
+            if let Some(out) = path.render(taps, sources, now_s, at_s, frames, &mut self.path_out) {
                 let _ = self.mixer.add(out.audio, out.gain);
                 mixed += 1;
             }

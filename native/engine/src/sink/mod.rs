@@ -45,6 +45,8 @@ pub struct Sink {
     output: Output,
     /// The stereo its listening outputs (MP3, WebRTC) hear.
     fold: StereoFold,
+    /// When the packet rendered and not yet sent is due.
+    held: Option<Instant>,
 }
 
 impl Sink {
@@ -72,6 +74,7 @@ impl Sink {
             meter: MeterWindow::new(spec.layout.channels(), spec.sample_rate),
             output,
             fold: StereoFold::for_layout(spec.layout),
+            held: None,
         })
     }
 
@@ -104,8 +107,8 @@ impl Sink {
         self.output.continue_from(&previous.output);
     }
 
-    /// Produces and sends the packet due now. `sources` and `taps` are the engine's tables;
-    /// `now_s` is `now` on the engine's clock (seconds).
+    /// Produces and sends the packet due now (render, then send at once). `sources` and
+    /// `taps` are the engine's tables; `now_s` is `now` on the engine's clock (seconds).
     pub fn tick(
         &mut self,
         sources: &mut [SourceSlot],
@@ -114,11 +117,39 @@ impl Sink {
         now_s: f64,
         socket: &UdpSocket,
     ) {
+        self.render(sources, taps, now, now_s);
+        self.send(now, socket);
+    }
+
+    /// Whether this sink's packets may be rendered ahead of their deadlines (its clock is on a
+    /// grid; see [`crate::runtime::lead`]).
+    pub fn renders_ahead(&self) -> bool {
+        self.clock.renders_ahead()
+    }
+
+    /// When the packet rendered and not yet sent is due, if there is one.
+    pub fn held(&self) -> Option<Instant> {
+        self.held
+    }
+
+    /// Renders the packet due at [`Sink::deadline`] (which may be ahead of `now`) and holds it
+    /// for [`Sink::send`]; the paths read at the packet's own time, wherever `now` is. `now_s`
+    /// is `now` on the engine's clock (seconds).
+    pub fn render(
+        &mut self,
+        sources: &mut [SourceSlot],
+        taps: &mut [Tap],
+        now: Instant,
+        now_s: f64,
+    ) {
+        let due = self.clock.deadline();
         let (late, skipped) = self.clock.advance(now);
-        let deadline_s = now_s - late.as_secs_f64();
-        self.counters
-            .max_late_us
-            .fetch_max(late.as_micros() as u64, Relaxed);
+        let deadline_s = match due.checked_duration_since(now) {
+            Some(ahead) => now_s + ahead.as_secs_f64(),
+            None => now_s - late.as_secs_f64(),
+        };
+        // Skipped ahead: the packet goes now, not at a deadline long past.
+        self.held = Some(if skipped { now } else { due });
         if skipped {
             // The paths pick up where their taps' other paths play now.
             self.paths.iter_mut().for_each(Path::rejoin);
@@ -149,6 +180,18 @@ impl Sink {
             }
             self.output.take(mixed);
         }
+    }
+
+    /// Sends the packet [`Sink::render`] holds (nothing when it holds none), counting how late
+    /// `now` is for it.
+    pub fn send(&mut self, now: Instant, socket: &UdpSocket) {
+        let Some(due) = self.held.take() else {
+            return;
+        };
+        let late = now.saturating_duration_since(due);
+        self.counters
+            .max_late_us
+            .fetch_max(late.as_micros() as u64, Relaxed);
         let context = SendContext {
             socket,
             counters: &self.counters,

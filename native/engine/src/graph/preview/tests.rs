@@ -1,15 +1,11 @@
 use super::*;
-use crate::desired::{DesiredState, SinkProtocol};
-use crate::options::JitterConfig;
+use crate::desired::SinkProtocol;
 use crate::runtime::net::empty_datagram;
-use crate::runtime::plan::Planner;
 use crate::runtime::worker::Worker;
-use crate::wire::rtp::RtpFormat;
 use crate::wire::scream::{ScreamFormat, HEADER_LEN, PAYLOAD_LEN};
 use crate::wire::PortKind;
 use proptest::prelude::*;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
-use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 use tributary_dsp::{decode_into, Encoder, SampleFormat};
 
@@ -75,16 +71,7 @@ fn engine_output(pcm: &[u8]) -> Vec<i16> {
         .set_read_timeout(Some(Duration::from_millis(200)))
         .unwrap();
     let (_, sink) = path_and_sink(receiver.local_addr().unwrap().port());
-    let (retired, _retired_rx) = mpsc::channel();
-    let socket = UdpSocket::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
-    let shared = Arc::new(Mutex::new(Vec::new()));
-    let mut worker = Worker::new(retired, socket, Arc::default(), shared, RtpFormat::DEFAULT);
-    let mut planner = Planner::new(JitterConfig::default());
-    let (state, problems) = DesiredState { sinks: vec![sink] }.playable();
-    let (plan, problems, applied) = planner.plan(state, problems);
-    assert!(problems.is_empty(), "{problems:?}");
-    planner.commit(applied);
-    worker.apply(plan);
+    let mut worker = Worker::playing(vec![sink]);
     let header = ScreamFormat {
         sample_rate: SOURCE_RATE,
         bit_depth: 16,

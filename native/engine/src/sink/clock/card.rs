@@ -75,6 +75,11 @@ impl SinkClock for CardClock {
 
     /// The card's demand is its phase: nothing to take over.
     fn continue_from(&mut self, _previous: &dyn SinkClock) {}
+
+    /// The card asks when it needs frames: they go to its ring at once.
+    fn renders_ahead(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]
