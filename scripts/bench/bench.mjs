@@ -55,6 +55,12 @@ const benches = [
     what: 'website page weight and Lighthouse vs an empty Next.js page',
   },
   {
+    name: 'aarch64',
+    script: 'bench-aarch64.mjs',
+    what: 'the DSP cross-compiled for 64-bit Arm: tests under qemu-user, instructions per frame vs x86-64 (run by name only; needs the Arm cross tools)',
+    byNameOnly: true,
+  },
+  {
     name: 'soak',
     script: 'bench-soak.mjs',
     what: 'a day of a house in an hour: memory, descriptors and gaps under churn (run by name only)',

@@ -51,6 +51,7 @@ impl Tpdf {
 
     /// True when the next value starts a fresh batch (vector kernels draw whole batches).
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn at_batch_start(&self) -> bool {
         self.next == LANES
     }
@@ -68,6 +69,7 @@ impl Tpdf {
 
     /// The lane states, for vector kernels that step them in registers.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn state_mut(&mut self) -> &mut [u32; LANES] {
         &mut self.state
     }

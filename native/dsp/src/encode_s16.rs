@@ -37,6 +37,7 @@ pub(crate) fn encode(
     out: &mut [u8],
     mut dither: Option<&mut Tpdf>,
 ) {
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
     if isa.has_avx2() {

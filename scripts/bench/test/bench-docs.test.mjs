@@ -30,7 +30,7 @@ const QUOTING = {
   'content/docs/webrtc.mdx': ['streams'],
   'content/docs/linux-receiver.mdx': ['receive'],
   'native/receive/README.md': ['receive'],
-  'native/README.md': ['engine', 'native'],
+  'native/README.md': ['aarch64', 'engine', 'native'],
   'daemon/README.md': ['solver'],
 };
 

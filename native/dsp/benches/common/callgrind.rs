@@ -20,10 +20,18 @@ fn measured(blocks: usize, f: &mut dyn FnMut()) {
     }
 }
 
-/// Runs `f` once unmeasured (first-call work), then one second's worth of blocks measured.
+/// Runs `f` once unmeasured (first-call work), then one second's worth of blocks measured;
+/// `INSTRUCTIONS_REPEAT=N` measures N seconds (a counter that sees the whole process, qemu's,
+/// takes the difference of two runs: scripts/bench/bench-aarch64.mjs).
 pub fn run(f: &mut dyn FnMut()) {
     f();
-    measured(SECOND / BLOCK, f);
+    let repeat: usize = std::env::var("INSTRUCTIONS_REPEAT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    for _ in 0..repeat {
+        measured(SECOND / BLOCK, f);
+    }
 }
 
 /// (name, case); every case feeds the same number of input frames.

@@ -89,8 +89,10 @@ pub(crate) struct Scratch {
     pub pa: Vec<f32>,
     pub pb: Vec<f32>,
     /// Frame-interleaved staging of the register kernel's inputs and outputs (one vector load
-    /// and one vector store per step instead of a scalar loop per channel).
+    /// and one vector store per step instead of a scalar loop per channel; x86-64 only).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub xin: Vec<f32>,
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub yout: Vec<f32>,
 }
 
