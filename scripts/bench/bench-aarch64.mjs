@@ -48,27 +48,18 @@ const bench = startBench('aarch64', {
   what: 'the DSP cross-compiled for 64-bit Arm: its tests under qemu-user, and instructions per frame of its kernels (qemu trace) beside x86-64 (callgrind)',
 });
 
-/** Runs cargo for the Arm target; returns its output (stdout). */
-function cargo(args, stdio = 'inherit') {
-  const r = spawnSync('cargo', [...args, '-p', 'tributary-dsp', '--target', TARGET], {
+/** Runs cargo for the Arm target on tributary-dsp; its result, with stdout captured. */
+const cargo = (args) =>
+  spawnSync('cargo', [...args, '-p', 'tributary-dsp', '--target', TARGET], {
     cwd: root,
     env,
     encoding: 'utf8',
-    stdio: ['ignore', stdio, 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 64 * 1024 * 1024,
   });
-  if (r.status !== 0) throw new Error(`cargo ${args.join(' ')} failed (${r.status})`);
-  return r.stdout ?? '';
-}
 
 console.log(`tributary-dsp's tests, release build, for ${TARGET} under qemu-user:`);
-const tests = spawnSync('cargo', ['test', '--release', '-p', 'tributary-dsp', '--target', TARGET], {
-  cwd: root,
-  env,
-  encoding: 'utf8',
-  stdio: ['ignore', 'pipe', 'inherit'],
-  maxBuffer: 64 * 1024 * 1024,
-});
+const tests = cargo(['test', '--release']);
 const sum = (re) => [...tests.stdout.matchAll(re)].reduce((total, m) => total + Number(m[1]), 0);
 const passed = sum(/test result: \w+\. (\d+) passed/g);
 const failed = sum(/(\d+) failed;/g);
@@ -83,11 +74,9 @@ bench.figure('tests.failed', tests.status === 0 ? failed : Math.max(failed, 1), 
 });
 bench.target('tests.failed', '==', 0, { stated: 'scripts/bench/bench-aarch64.mjs (issue 33)' });
 
-const build = cargo(
-  ['bench', '--bench', 'instructions', '--no-run', '--message-format=json'],
-  'pipe',
-);
-const exe = build
+const build = cargo(['bench', '--bench', 'instructions', '--no-run', '--message-format=json']);
+if (build.status !== 0) throw new Error(`cargo bench --no-run failed (${build.status})`);
+const exe = build.stdout
   .split('\n')
   .filter((l) => l.startsWith('{'))
   .map((l) => JSON.parse(l))

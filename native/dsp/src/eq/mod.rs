@@ -132,7 +132,7 @@ impl Equalizer {
         for b in 0..BANDS {
             eq.coefs[b] = design.shapes[b].coefs(design.gain_db[b]);
         }
-        eq.lay_out();
+        // Nothing ramps yet: settled, with the running bands laid out.
         eq.settle();
         Ok(eq)
     }

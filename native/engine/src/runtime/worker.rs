@@ -123,7 +123,8 @@ impl Worker {
                 cpu = add_thread_cpu(&self.counters.cpu_ns, cpu);
                 self.publish();
             }
-            self.observe_work(working.elapsed());
+            // This wake-up's work, from after its sends to before its sleep, sets the lead.
+            self.lead.observe(working.elapsed());
             // Sleep until the next send or render: packets only matter to the next render, so
             // they wait in the queue (stamped on arrival by the receivers) instead of waking
             // this thread one by one; every sink due at the same time renders on one wake-up.

@@ -148,8 +148,15 @@ impl Sink {
             Some(ahead) => now_s + ahead.as_secs_f64(),
             None => now_s - late.as_secs_f64(),
         };
-        // Skipped ahead: the packet goes now, not at a deadline long past.
-        self.held = Some(if skipped { now } else { due });
+        // How late the clock judges this render (a card's clock never is): a stall a skip hides
+        // from the send below still shows.
+        self.counters
+            .max_late_us
+            .fetch_max(late.as_micros() as u64, Relaxed);
+        // Held until its deadline on a grid; after a skip, or on a pulled clock (whose deadline
+        // is when its consumer asked), it goes now.
+        let at_once = skipped || !self.clock.renders_ahead();
+        self.held = Some(if at_once { now } else { due });
         if skipped {
             // The paths pick up where their taps' other paths play now.
             self.paths.iter_mut().for_each(Path::rejoin);

@@ -35,15 +35,12 @@ impl Worker {
         let mut next = now + IDLE_WAKE;
         for k in 0..self.sinks.len() {
             let sink = &mut self.sinks[k];
-            let ahead = if sink.renders_ahead() {
-                lead
-            } else {
-                Duration::ZERO
-            };
-            if sink.held().is_none() && sink.deadline() <= now + ahead {
+            let ahead = sink.renders_ahead();
+            let window = if ahead { lead } else { Duration::ZERO };
+            if sink.held().is_none() && sink.deadline() <= now + window {
                 work::working_on(Work::Sink(k));
                 sink.render(&mut self.sources, &mut self.taps, now, now_s);
-                if !sink.renders_ahead() {
+                if !ahead {
                     sink.send(now, &self.socket);
                 }
                 work::working_on(Work::Idle);
@@ -68,11 +65,6 @@ impl Worker {
             }
         }
         next
-    }
-
-    /// Counts one wake-up's work (from after its sends to before its sleep) into the lead.
-    pub(crate) fn observe_work(&mut self, work: Duration) {
-        self.lead.observe(work);
     }
 }
 
