@@ -18,10 +18,15 @@ import { referenceSolve } from './reference-solve.js';
 const run = promisify(execFile);
 
 // Values that tie exactly and volumes of 0 (every path through one ties on loudness) are the
-// interesting cases, so they are drawn often.
+// interesting cases, so they are drawn often. Other volumes stay at or above 1e-3 (-60 dB a
+// stage): a chain of them is then at least 1e-48, a normal double. Subnormal volumes (below
+// 2.2e-308, all silent) round to different products in different multiplication orders with
+// only a few bits of precision left (seed 231330476: 0.25 x 0.25 x 4.4e-323 is 0 one way and
+// 5e-324 the other; seed -393584534: a source at 7.4e-323), so which of two silent paths is
+// "louder" depends on the order, and either answer is right.
 const volume = fc.oneof(
   fc.constantFrom(0, 0.25, 0.5, 1),
-  fc.double({ min: 0, max: 1, noNaN: true }),
+  fc.double({ min: 1e-3, max: 1, noNaN: true }),
 );
 const delay = fc.oneof(fc.constantFrom(0, 10, 20), fc.integer({ min: 0, max: 5000 }));
 const level = fc.record({
@@ -112,8 +117,7 @@ describe('memoised solver', () => {
             }
             // Another path: only if it ties (products differing in rounding alone). Then the
             // rounding of each algorithm's multiplication order decides which is louder, so the
-            // delays may differ (seed 231330476: 0.25 x 0.25 x 4.4e-323 rounds to 0 one way and
-            // to 5e-324 the other, and the zero side takes the shorter delay as the tie-break).
+            // delays may differ.
             const [a, b] = [raw(p.via), raw(w.via)];
             assert.ok(Math.abs(a.volume - b.volume) <= 1e-12, `${p.source} -> ${s.name} volume`);
             assert.notEqual(
