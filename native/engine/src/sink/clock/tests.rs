@@ -1,6 +1,7 @@
 //! The seam holds another clock: a sink paced by a clock its "card" pulls (a test double of a
 //! sound card's callback asking for packets through an atomic) sends exactly the packets asked
-//! for, through the same sink code, and nothing while not asked.
+//! for, through the same sink code, and nothing while not asked; and what it sends when asked
+//! is not counted late.
 
 use super::*;
 use crate::desired::{SinkProtocol, SinkSpec};
@@ -37,6 +38,10 @@ impl SinkClock for Pulled {
         (self.start, self.sent)
     }
     fn continue_from(&mut self, _previous: &dyn SinkClock) {}
+    /// Pulled: what the card asks for goes at once (its deadline is when it asked).
+    fn renders_ahead(&self) -> bool {
+        false
+    }
 }
 
 #[test]
@@ -77,9 +82,15 @@ fn a_sink_on_a_pulled_clock_sends_what_is_asked_for_and_nothing_else() {
     let mut received = || std::iter::from_fn(|| rx.recv(&mut buf).ok()).count();
     run(&mut sink);
     assert_eq!(received(), 0, "not asked: nothing sent");
+    // The card asks 40 ms after the clock's start, which stays its deadline: a packet sent when
+    // asked is not late (a pulled clock's render goes out at once, not held to that deadline,
+    // and its lateness is the clock's own: none).
+    std::thread::sleep(Duration::from_millis(40));
     asked.store(3, Relaxed);
     run(&mut sink);
     assert_eq!(received(), 3, "three asked, three sent");
+    let late_us = sink.counters.max_late_us.load(Relaxed);
+    assert!(late_us < 20_000, "a pulled packet counted {late_us} us late");
     run(&mut sink);
     assert_eq!(received(), 0, "nothing more until asked");
 }
