@@ -124,6 +124,25 @@ impl Resampler {
         n
     }
 
+    /// Equal rates on the exact grid (never nudged): output frame k is history sample `ipos`,
+    /// the one the exact row's unit impulse picks, so whole runs are copied. Produces what
+    /// [`Resampler::next_tap`] would allow, frame for frame.
+    pub(super) fn run_identity(&mut self, output: &mut AudioBuffer, out_offset: usize) -> usize {
+        debug_assert!(self.exact_active && self.exact_step == (1, 0, 1));
+        let half = self.table.taps / 2;
+        let out_cap = output.capacity();
+        let n = (self.hist_len.saturating_sub(self.ipos + half))
+            .min(out_cap.saturating_sub(out_offset));
+        let raw = output.raw_mut();
+        for ch in 0..self.channels {
+            let from = ch * self.hist_cap + self.ipos;
+            let to = ch * out_cap + out_offset;
+            raw[to..to + n].copy_from_slice(&self.history[from..from + n]);
+        }
+        self.ipos += n;
+        n
+    }
+
     #[inline(always)]
     pub(super) fn advance(&mut self) {
         if self.exact_active {

@@ -138,6 +138,63 @@ fn block_splits_do_not_change_the_output() {
 }
 
 #[test]
+fn equal_rates_pass_every_sample_through_until_the_ratio_is_nudged() {
+    // Noise-like samples (no two alike) through odd block sizes, on every kernel: each output is
+    // the input sample at its time, bit for bit (the exact row is a unit
+    // impulse; the fast kernels copy it), and a sample no filter would pass (NaN) spoils one
+    // output, not the 150-odd a multiplication by the row would.
+    let mut sig: Vec<f32> = (0..20_000u32)
+        .map(|i| ((i.wrapping_mul(2_654_435_761) >> 8) as f32 / 16_777_216.0) - 0.5)
+        .collect();
+    sig[7_000] = f32::NAN;
+    let neg: Vec<f32> = sig.iter().map(|v| -v).collect();
+    for isa in Isa::supported() {
+        let mut r = Resampler::new(48_000, 48_000, 2, 1024)
+            .unwrap()
+            .with_isa(isa);
+        let (mut out, mut pos, mut k) = ([Vec::<f32>::new(), Vec::new()], 0, 0);
+        while pos < 16_000 {
+            let len = [1usize, 333, 1024, 5000, 17][k % 5].min(16_000 - pos);
+            let piece = [&sig[pos..pos + len], &neg[pos..pos + len]];
+            let got = run_all(&mut r, &AudioBuffer::from_planes(&piece).unwrap());
+            out[0].extend(&got[0]);
+            out[1].extend(&got[1]);
+            (pos, k) = (pos + len, k + 1);
+        }
+        // Time-aligned (output frame n is input frame n); the filter's lookahead is held back.
+        assert_eq!(
+            out[0].len(),
+            16_000 - r.latency_frames(),
+            "{isa:?}: frames out"
+        );
+        for n in 0..out[0].len() {
+            let (l, r) = (out[0][n], out[1][n]);
+            let want = sig[n];
+            if want.is_nan() {
+                assert!(l.is_nan() && r.is_nan(), "{isa:?}: the NaN itself at {n}");
+            } else {
+                assert!(
+                    l == want && r == -want,
+                    "{isa:?}: frame {n}: {l}, {r} vs {want}"
+                );
+            }
+        }
+        // Nudged, the interpolated table's low-pass takes over: no longer a copy.
+        r.set_ratio_adjust(1e-9).unwrap();
+        let piece = [&sig[16_000..], &neg[16_000..]];
+        let got = run_all(&mut r, &AudioBuffer::from_planes(&piece).unwrap());
+        assert!(got[0].len() > 3_000 && got[0].iter().all(|v| v.is_finite()));
+        let moved = (0..got[0].len())
+            .filter(|i| (got[0][*i] - sig[16_000 - r.latency_frames() + i]).abs() > 1e-4)
+            .count();
+        assert!(
+            moved > got[0].len() / 2,
+            "{isa:?}: {moved} samples filtered after the nudge"
+        );
+    }
+}
+
+#[test]
 fn ratio_nudges_change_the_rate_without_clicks() {
     let rate = 48_000.0;
     let freq = 1_000.0;
