@@ -200,14 +200,20 @@ impl Resampler {
         let mut n = 0;
         while let Some((start, phase, w)) = self.next_tap(out_offset + n, out_cap) {
             let (c0, c1) = rows(&self.exact, self.exact_active, &self.table, phase);
-            for ((c, a), b) in self.coef.iter_mut().zip(c0).zip(c1) {
-                *c = a + w * (b - a);
-            }
+            // On the exact grid the row is the coefficients; off it, interpolated first.
+            let coef = if self.exact_active {
+                c0
+            } else {
+                for ((c, a), b) in self.coef.iter_mut().zip(c0).zip(c1) {
+                    *c = a + w * (b - a);
+                }
+                &self.coef[..]
+            };
             let raw = output.raw_mut();
             for ch in 0..self.channels {
                 let h =
                     &self.history[ch * self.hist_cap + start..ch * self.hist_cap + start + taps];
-                raw[ch * out_cap + out_offset + n] = dot(h, &self.coef);
+                raw[ch * out_cap + out_offset + n] = dot(h, coef);
             }
             n += 1;
             self.advance();
