@@ -34,9 +34,14 @@ function instructionsBench(crate) {
   return exe;
 }
 
+/** Cases counted a second time with the kernels masked to SSE2 (`TRIBUTARY_SIMD=sse2`, what a
+ * CPU without AVX2 and FMA runs, and the code Arm's NEON builds share), named `CASE-sse2`. */
+const MASKED = new Set(['eq-2ch', 'resample-44k1-48k-exact', 'resample-44k1-48k-nudged']);
+
 /**
  * Prints and returns the instructions per input frame of each case of the DSP's and the
- * engine's `instructions` benches (all when `wanted` is empty), with the crate it belongs to.
+ * engine's `instructions` benches (all when `wanted` is empty), with the crate it belongs to;
+ * the cases in MASKED also with the kernels masked to SSE2.
  */
 export function instructionCounts(wanted = []) {
   const dir = mkdtempSync(join(tmpdir(), 'tributary-callgrind-'));
@@ -49,19 +54,28 @@ export function instructionCounts(wanted = []) {
       const cases = wanted.length ? listing.filter((c) => wanted.includes(c)) : listing;
       if (cases.length === 0) continue;
       console.log(`${crate}: instructions per input frame (callgrind, ${frames} frames per case)`);
-      for (const name of cases) {
-        const out = join(dir, `${name}.out`);
-        sh('valgrind', [
-          '--tool=callgrind',
-          `--callgrind-out-file=${out}`,
-          '--toggle-collect=*measured*',
-          exe,
-          name,
-        ]);
+      const runs = cases.flatMap((name) => [
+        { name, label: name, simd: undefined },
+        ...(MASKED.has(name) ? [{ name, label: `${name}-sse2`, simd: 'sse2' }] : []),
+      ]);
+      for (const { name, label, simd } of runs) {
+        const out = join(dir, `${label}.out`);
+        const env = simd ? { ...process.env, TRIBUTARY_SIMD: simd } : process.env;
+        sh(
+          'valgrind',
+          [
+            '--tool=callgrind',
+            `--callgrind-out-file=${out}`,
+            '--toggle-collect=*measured*',
+            exe,
+            name,
+          ],
+          { env },
+        );
         const summary = /^summary:\s+(\d+)/m.exec(readFileSync(out, 'utf8'));
         const ir = Number(summary?.[1] ?? Number.NaN);
-        console.log(`${name.padEnd(32)} ${(ir / frames).toFixed(1).padStart(9)}`);
-        counts.push({ crate, name, perFrame: ir / frames, frames });
+        console.log(`${label.padEnd(32)} ${(ir / frames).toFixed(1).padStart(9)}`);
+        counts.push({ crate, name: label, perFrame: ir / frames, frames });
       }
     }
   } finally {
