@@ -94,12 +94,14 @@ function pulseCommand(s) {
   };
 }
 
-/** One sender: its process while it plays. `log(type, fields)` records events. */
+/** One sender: its process while it plays. `log(type, fields)` records events; `commandFor`
+ * gives the command of the n-th start (senderCommand; tests pass another). */
 export class Sender {
-  constructor(spec, index, log) {
+  constructor(spec, index, log, commandFor = senderCommand) {
     this.spec = spec;
     this.index = index;
     this.log = log;
+    this.commandFor = commandFor;
     this.child = null;
     this.stderr = '';
     this.stalled = null;
@@ -108,10 +110,18 @@ export class Sender {
   }
 
   #spawn() {
-    const { cmd, args, env, dir } = senderCommand(this.spec, this.index, this.starts);
+    const { cmd, args, env, dir } = this.commandFor(this.spec, this.index, this.starts);
     const format = formatOf(this.spec, this.starts);
     this.starts++;
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: env ?? process.env });
+    // Hang-ups ignored (the disposition survives the exec; the PID stays the sender's). A soak
+    // started in the background by a shell that has since exited runs in an orphaned process
+    // group, and whenever a process of that group exits while a member is stopped, the kernel
+    // sends the whole group SIGHUP: a sender stalled by SIGSTOP died of it (ffmpeg takes
+    // SIGHUP's default action) and stayed off the air for 99 s of a run.
+    const child = spawn('/bin/sh', ['-c', 'trap "" HUP; exec "$0" "$@"', cmd, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: env ?? process.env,
+    });
     if (dir) child.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     child.format = format;
     // The Scream sender says when it paused itself ("late MS"): the sender's own outage.
@@ -126,6 +136,9 @@ export class Sender {
     child.on('exit', (code, signal) => {
       if (this.child !== child) return;
       this.child = null;
+      // Died in a stall: it stays off the air until started again (no SIGCONT to log).
+      clearTimeout(this.stalled);
+      this.stalled = null;
       this.log('sender-exit', { sender: this.spec.id, code, signal, stderr: this.stderr.trim() });
     });
     child.on('error', (err) => {
