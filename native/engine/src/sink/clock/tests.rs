@@ -90,7 +90,10 @@ fn a_sink_on_a_pulled_clock_sends_what_is_asked_for_and_nothing_else() {
     run(&mut sink);
     assert_eq!(received(), 3, "three asked, three sent");
     let late_us = sink.counters.max_late_us.load(Relaxed);
-    assert!(late_us < 20_000, "a pulled packet counted {late_us} us late");
+    assert!(
+        late_us < 20_000,
+        "a pulled packet counted {late_us} us late"
+    );
     run(&mut sink);
     assert_eq!(received(), 0, "nothing more until asked");
 }
